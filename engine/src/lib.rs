@@ -1,0 +1,1 @@
+//! koma-engine: filled in by the learning loop.

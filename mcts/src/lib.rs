@@ -1,0 +1,1 @@
+//! koma-mcts: filled in by the learning loop.

@@ -1,0 +1,3 @@
+//! Policy/value network for koma, on libtorch.
+
+pub mod device;

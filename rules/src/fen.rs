@@ -1,0 +1,252 @@
+//! The position text: a FEN-like line that names every piece unambiguously.
+//!
+//! `<board> <side> <hand> [<ply>]`, fields separated by spaces:
+//! - board: ranks from the highest (farthest from the first player) down to rank 1, separated
+//!   by `/`; each rank lists its files from `a`. A run of empty squares is a decimal count. A
+//!   piece is an optional `+` (promoted form) and its ID: one letter as is (`K`), several
+//!   letters in parentheses (`(SO)`). Uppercase is the first player's piece, lowercase the
+//!   second player's.
+//! - side: `b` (first player to move) or `w`.
+//! - hand: `-`, or pieces as on the board, each with an optional count before it (`2S`,
+//!   `(SH)`, `2(so)`); uppercase in the first player's hand, lowercase in the second's.
+//! - ply: plies played before this position (default 0); it counts towards the maximum length.
+
+use crate::color::Color;
+use crate::piece::{Piece, PieceKind};
+use crate::position::Position;
+use crate::variant::{CheckRule, Variant};
+use std::sync::Arc;
+
+/// A position text that could not be read, with the field and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("position text, {field}: {what}")]
+pub struct PositionTextError {
+    /// Which field (and rank) the problem is in.
+    pub field: String,
+    /// What is wrong.
+    pub what: String,
+}
+
+fn err(field: impl Into<String>, what: impl Into<String>) -> PositionTextError {
+    PositionTextError {
+        field: field.into(),
+        what: what.into(),
+    }
+}
+
+/// Reads one piece token at the start of `s`: returns (kind, colour, bytes read).
+fn read_piece(v: &Variant, s: &str) -> Result<(PieceKind, Color, usize), String> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let promoted = b.first() == Some(&b'+');
+    if promoted {
+        i += 1;
+    }
+    let (letters, end) = match b.get(i) {
+        Some(b'(') => {
+            let close = s[i..]
+                .find(')')
+                .ok_or_else(|| format!("'(' without ')' in '{s}'"))?;
+            (&s[i + 1..i + close], i + close + 1)
+        }
+        Some(c) if c.is_ascii_alphabetic() => (&s[i..i + 1], i + 1),
+        _ => return Err(format!("expected a piece at '{s}'")),
+    };
+    if letters.is_empty() {
+        return Err("empty '()'".into());
+    }
+    let color = if letters.chars().all(|c| c.is_ascii_uppercase()) {
+        Color::Black
+    } else if letters.chars().all(|c| c.is_ascii_lowercase()) {
+        Color::White
+    } else {
+        return Err(format!("'{letters}' mixes upper and lower case"));
+    };
+    let id = format!(
+        "{}{}",
+        if promoted { "+" } else { "" },
+        letters.to_ascii_uppercase()
+    );
+    let kind = v
+        .kind_by_id(&id)
+        .ok_or_else(|| format!("no piece '{id}' in {}", v.name))?;
+    Ok((kind, color, end))
+}
+
+fn piece_token(v: &Variant, kind: PieceKind, color: Color) -> String {
+    let id = &v.piece(kind).id;
+    let (plus, body) = match id.strip_prefix('+') {
+        Some(b) => ("+", b),
+        None => ("", id.as_str()),
+    };
+    let body = match color {
+        Color::Black => body.to_owned(),
+        Color::White => body.to_ascii_lowercase(),
+    };
+    if body.len() == 1 {
+        format!("{plus}{body}")
+    } else {
+        format!("{plus}({body})")
+    }
+}
+
+impl Position {
+    /// Reads a position text (see the module documentation) and checks that the position is
+    /// one the rules can continue from.
+    pub fn from_text(variant: &Arc<Variant>, text: &str) -> Result<Position, PositionTextError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() < 3 || fields.len() > 4 {
+            return Err(err(
+                "fields",
+                format!(
+                    "expected '<board> <side> <hand> [<ply>]', got {} field(s)",
+                    fields.len()
+                ),
+            ));
+        }
+        let side = match fields[1] {
+            "b" => Color::Black,
+            "w" => Color::White,
+            other => return Err(err("side", format!("'{other}' is not 'b' or 'w'"))),
+        };
+        let mut pos = Position::empty(variant, side);
+        let g = &variant.geometry;
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != g.ranks() as usize {
+            return Err(err(
+                "board",
+                format!("{} ranks given, the board has {}", ranks.len(), g.ranks()),
+            ));
+        }
+        for (i, row) in ranks.iter().enumerate() {
+            let rank = g.ranks() - 1 - i as u8;
+            let field = format!("board, rank {}", rank + 1);
+            let mut file: u32 = 0;
+            let mut rest = *row;
+            while !rest.is_empty() {
+                let digits = rest.bytes().take_while(|c| c.is_ascii_digit()).count();
+                if digits > 0 {
+                    let n: u32 = rest[..digits]
+                        .parse()
+                        .map_err(|_| err(&field, format!("bad count '{}'", &rest[..digits])))?;
+                    if n == 0 {
+                        return Err(err(&field, "an empty-square count of 0"));
+                    }
+                    file += n;
+                    rest = &rest[digits..];
+                    continue;
+                }
+                let (kind, color, used) = read_piece(variant, rest).map_err(|e| err(&field, e))?;
+                let sq = g
+                    .square(file as u8, rank)
+                    .filter(|_| file < g.files() as u32)
+                    .ok_or_else(|| err(&field, format!("more than {} files", g.files())))?;
+                pos.put(sq, Piece::new(kind, color));
+                file += 1;
+                rest = &rest[used..];
+            }
+            if file != g.files() as u32 {
+                return Err(err(
+                    &field,
+                    format!("{file} files described, the board has {}", g.files()),
+                ));
+            }
+        }
+        if fields[2] != "-" {
+            let mut rest = fields[2];
+            while !rest.is_empty() {
+                let digits = rest.bytes().take_while(|c| c.is_ascii_digit()).count();
+                let n: u8 = if digits > 0 {
+                    rest[..digits]
+                        .parse()
+                        .map_err(|_| err("hand", format!("bad count '{}'", &rest[..digits])))?
+                } else {
+                    1
+                };
+                rest = &rest[digits..];
+                let (kind, color, used) = read_piece(variant, rest).map_err(|e| err("hand", e))?;
+                if !variant.rules.drops {
+                    return Err(err("hand", "this variant has no pieces in hand"));
+                }
+                if variant.piece(kind).demotes_to.is_some() || variant.piece(kind).royal {
+                    return Err(err(
+                        "hand",
+                        format!("'{}' cannot be in hand", variant.piece(kind).id),
+                    ));
+                }
+                let have = pos.in_hand(color, kind);
+                pos.set_hand(color, kind, have.saturating_add(n));
+                rest = &rest[used..];
+            }
+        }
+        if let Some(p) = fields.get(3) {
+            pos.ply = p
+                .parse()
+                .map_err(|_| err("ply", format!("'{p}' is not a number")))?;
+        }
+        for c in Color::ALL {
+            if pos.royals[c.index()] == 0 {
+                return Err(err("board", format!("{c} has no royal piece")));
+            }
+            if variant.rules.check == CheckRule::KingSafety && pos.royals[c.index()] > 1 {
+                return Err(err("board", format!("{c} has more than one royal piece")));
+            }
+        }
+        if variant.rules.check == CheckRule::KingSafety && pos.in_check(side.opposite()) {
+            return Err(err(
+                "side",
+                format!("{} is in check but it is {side}'s turn", side.opposite()),
+            ));
+        }
+        Ok(pos)
+    }
+
+    /// The position text of this position.
+    pub fn to_text(&self) -> String {
+        let v = &*self.variant;
+        let g = &v.geometry;
+        let mut s = String::new();
+        for r in (0..g.ranks()).rev() {
+            let mut empty = 0;
+            for f in 0..g.files() {
+                let sq = g.square(f, r).expect("on board");
+                let p = self.board[sq.index()];
+                if p.is_piece() {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push_str(&piece_token(v, p.kind(), p.color()));
+                } else {
+                    empty += 1;
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if r > 0 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(self.side.letter());
+        s.push(' ');
+        let mut hand = String::new();
+        for c in Color::ALL {
+            for k in 0..v.num_kinds() {
+                let kind = PieceKind(k as u8);
+                let n = self.in_hand(c, kind);
+                if n > 1 {
+                    hand.push_str(&n.to_string());
+                }
+                if n > 0 {
+                    hand.push_str(&piece_token(v, kind, c));
+                }
+            }
+        }
+        s.push_str(if hand.is_empty() { "-" } else { &hand });
+        s.push(' ');
+        s.push_str(&self.ply.to_string());
+        s
+    }
+}

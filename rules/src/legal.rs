@@ -1,0 +1,111 @@
+//! Legal moves: pseudo-legal moves filtered by the variant's legality rules.
+//!
+//! Under the king-safety rule a move is legal when it does not leave the mover's royal piece
+//! attacked. Testing every move by make/unmake is the obvious way; to keep generation fast, the
+//! test is skipped where it cannot fail: drops when not in check (a drop only blocks), and
+//! moves of a piece that is not on a slider line to its own royal piece when not in check.
+
+use crate::color::Color;
+use crate::mv::Move;
+use crate::position::Position;
+use crate::square::Square;
+use crate::variant::CheckRule;
+
+impl Position {
+    /// The legal moves of the side to move. Empty when the game has been decided by a capture
+    /// of the last royal piece.
+    pub fn legal_moves(&mut self) -> Vec<Move> {
+        let mut out = Vec::with_capacity(256);
+        self.legal_moves_into(&mut out);
+        out
+    }
+
+    /// Clears `out` and fills it with the legal moves.
+    pub fn legal_moves_into(&mut self, out: &mut Vec<Move>) {
+        out.clear();
+        let us = self.side;
+        if self.royals[us.index()] == 0 || self.royals[us.opposite().index()] == 0 {
+            return;
+        }
+        self.generate_pseudo_legal(out);
+        if self.variant.rules.check == CheckRule::KingSafety {
+            self.retain_king_safe(out);
+        }
+    }
+
+    /// Whether `mv` is legal here.
+    pub fn is_legal(&mut self, mv: &Move) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves_into(&mut moves);
+        moves.contains(mv)
+    }
+
+    /// Keeps the moves that do not leave the mover's royal piece attacked.
+    fn retain_king_safe(&mut self, moves: &mut Vec<Move>) {
+        let us = self.side;
+        let them = us.opposite();
+        let king = self.royal_sq[us.index()];
+        let in_check = self.is_attacked(king, them);
+        let complex = !self.variant.attacks[them.index()].complex.is_empty();
+        let pinned = if in_check || complex {
+            Vec::new()
+        } else {
+            self.pin_candidates(king, us)
+        };
+        let mut i = 0;
+        while i < moves.len() {
+            let mv = moves[i];
+            let needs_test = in_check
+                || complex
+                || (!mv.is_drop()
+                    && (mv.from() == king
+                        || !mv.kills().is_empty()
+                        || pinned.contains(&mv.from())));
+            if needs_test && !self.king_safe_after(mv) {
+                moves.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    fn king_safe_after(&mut self, mv: Move) -> bool {
+        let us = self.side;
+        self.make_move_inner(mv, false);
+        let safe = !self.is_attacked(self.royal_sq[us.index()], us.opposite());
+        self.unmake_move();
+        safe
+    }
+
+    /// Our pieces that stand between our royal piece and an enemy slider that would attack it
+    /// along that line if they moved away.
+    fn pin_candidates(&self, king: Square, us: Color) -> Vec<Square> {
+        let them = us.opposite();
+        let mut pinned = Vec::new();
+        for s in &self.variant.attacks[them.index()].slides {
+            let mut cur = king.0 as i32;
+            let mut blocker = None;
+            for k in 1..=s.max_reach {
+                cur -= s.delta;
+                let p = self.board[cur as usize];
+                if p.is_empty() {
+                    continue;
+                }
+                if p.is_wall() {
+                    break;
+                }
+                match blocker {
+                    None if p.color() == us => blocker = Some(Square(cur as u16)),
+                    None => break,
+                    Some(b) => {
+                        if p.color() == them && s.reach[p.index()] >= k {
+                            pinned.push(b);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        pinned
+    }
+}

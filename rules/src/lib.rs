@@ -1,0 +1,43 @@
+//! koma-rules: the rules core of koma.
+//!
+//! One generic, data-driven engine for large shogi variants: a variant is a TOML file listing
+//! its pieces in XBetza, its setup and rule flags ([`Variant`]); the XBetza is compiled once
+//! into move tables ([`xbetza`]); a [`Position`] generates legal moves, makes and unmakes them
+//! with an incremental Zobrist hash, and says when the game is over ([`Outcome`]).
+
+pub mod attacks;
+pub mod color;
+pub mod fen;
+pub mod geometry;
+pub mod legal;
+pub mod movegen;
+pub mod mv;
+pub mod notation;
+pub mod outcome;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod square;
+pub mod variant;
+mod walker;
+pub mod xbetza;
+pub mod zobrist;
+
+pub use color::Color;
+pub use fen::PositionTextError;
+pub use geometry::Geometry;
+pub use mv::{Move, Promotion};
+pub use notation::{format_move, parse_move_text, NotationError};
+pub use outcome::{DrawReason, Outcome, WinReason};
+pub use perft::{perft, perft_copy_make, perft_divide};
+pub use piece::{Piece, PieceKind};
+pub use position::Position;
+pub use square::Square;
+pub use variant::{Variant, VariantError};
+
+use std::sync::Arc;
+
+/// Loads a built-in variant or variant file, shared for positions.
+pub fn load_variant(name: &str) -> Result<Arc<Variant>, VariantError> {
+    Variant::load(name).map(Arc::new)
+}

@@ -1,0 +1,179 @@
+//! Pseudo-legal move generation: every move the compiled tables allow, with promotion choices,
+//! and drops. Legality (self-check, move-count rules) is applied on top in [`crate::legal`].
+
+use crate::color::Color;
+use crate::mv::{Move, Promotion};
+use crate::piece::{Piece, PieceKind};
+use crate::position::Position;
+use crate::square::Square;
+use crate::variant::PromotionRule;
+
+impl Position {
+    /// Appends every pseudo-legal move of the side to move.
+    pub fn generate_pseudo_legal(&self, out: &mut Vec<Move>) {
+        let us = self.side;
+        for &from in self.variant.geometry.squares() {
+            let p = self.board[from.index()];
+            if p.is_color(us) {
+                self.generate_kind_from(from, p, out);
+            }
+        }
+        if self.variant.rules.drops {
+            self.generate_drops(out);
+        }
+    }
+
+    /// Appends the moves of piece `p` standing (or imagined) on `from`.
+    pub(crate) fn generate_kind_from(&self, from: Square, p: Piece, out: &mut Vec<Move>) {
+        let table = &self.variant.piece(p.kind()).moves[p.color().index()];
+        let start = out.len();
+        let us = p.color();
+        let f = from.0 as i32;
+        for l in &table.leaps {
+            let t = (f + l.delta) as usize;
+            let q = self.board[t];
+            if (q.is_empty() && l.m) || (l.c && q.is_piece() && q.color() != us) {
+                self.add_board_move(p, Move::new(from, Square(t as u16)), out);
+            }
+        }
+        for s in &table.slides {
+            let mut t = f;
+            for _ in 0..s.range {
+                t += s.delta;
+                let q = self.board[t as usize];
+                if q.is_empty() {
+                    if s.m {
+                        self.add_board_move(p, Move::new(from, Square(t as u16)), out);
+                    }
+                    continue;
+                }
+                if s.c && q.is_piece() && q.color() != us {
+                    self.add_board_move(p, Move::new(from, Square(t as u16)), out);
+                }
+                break;
+            }
+        }
+        if !table.is_simple() {
+            self.generate_piece_complex(from, p, out);
+        }
+        if table.may_repeat {
+            dedup_from(out, start);
+        }
+    }
+
+    /// Adds a board move with its promotion choices.
+    #[inline]
+    pub(crate) fn add_board_move(&self, p: Piece, mv: Move, out: &mut Vec<Move>) {
+        let v = &self.variant;
+        let pt = v.piece(p.kind());
+        if pt.promotes_to.is_some() {
+            if let PromotionRule::Zone { .. } = v.rules.promotion {
+                let us = p.color();
+                if v.in_zone(us, mv.to()) || v.in_zone(us, mv.from()) {
+                    out.push(mv.with_promotion(Promotion::Promote));
+                    if !pt.promotion_forced {
+                        out.push(mv.with_promotion(Promotion::Decline));
+                    }
+                    return;
+                }
+            }
+        }
+        out.push(mv);
+    }
+
+    /// Appends the drops of the side to move, with the variant's drop restrictions.
+    fn generate_drops(&self, out: &mut Vec<Move>) {
+        let v = &self.variant;
+        let us = self.side;
+        let nk = v.num_kinds();
+        let hand = &self.hands[us.index() * nk..(us.index() + 1) * nk];
+        if hand.iter().all(|&n| n == 0) {
+            return;
+        }
+        let g = &v.geometry;
+        for (k, &n) in hand.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let kind = PieceKind(k as u8);
+            let rules = v.piece(kind).drop;
+            if rules.must_check {
+                self.generate_checking_drops(kind, out);
+                continue;
+            }
+            let blocked_files = if rules.one_per_file {
+                self.files_holding(kind, us)
+            } else {
+                0
+            };
+            for &sq in g.squares() {
+                if self.board[sq.index()].is_empty()
+                    && v.drop_rank_allowed(us, kind, sq)
+                    && blocked_files & (1 << g.file_of(sq)) == 0
+                {
+                    out.push(Move::drop(kind, sq));
+                }
+            }
+        }
+    }
+
+    /// Drops of `kind` that attack the opponent's royal piece.
+    fn generate_checking_drops(&self, kind: PieceKind, out: &mut Vec<Move>) {
+        let us = self.side;
+        let v = &self.variant;
+        let Some(target) = self.royal_square(us.opposite()) else {
+            return;
+        };
+        let blocked_files = if v.piece(kind).drop.one_per_file {
+            self.files_holding(kind, us)
+        } else {
+            0
+        };
+        for &sq in v.geometry.squares() {
+            if self.board[sq.index()].is_empty()
+                && v.drop_rank_allowed(us, kind, sq)
+                && blocked_files & (1 << v.geometry.file_of(sq)) == 0
+                && self.piece_attacks(kind, us, sq, target)
+            {
+                out.push(Move::drop(kind, sq));
+            }
+        }
+    }
+
+    /// Bit set of files on which `color` has a piece of `kind`.
+    fn files_holding(&self, kind: PieceKind, color: Color) -> u32 {
+        let p = Piece::new(kind, color);
+        let g = &self.variant.geometry;
+        g.squares()
+            .iter()
+            .filter(|sq| self.board[sq.index()] == p)
+            .fold(0u32, |acc, &sq| acc | 1 << g.file_of(sq))
+    }
+}
+
+/// Removes moves equal to an earlier one in `out[start..]`, where two moves are equal when they
+/// have the same origin, destination, promotion and set of kill squares (a capture on the
+/// destination counts once).
+fn dedup_from(out: &mut Vec<Move>, start: usize) {
+    let mut i = start;
+    while i < out.len() {
+        if out[start..i].iter().any(|m| same_move(m, &out[i])) {
+            out.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// Move identity: same origin or drop, destination, promotion and set of kill squares.
+pub(crate) fn same_move(a: &Move, b: &Move) -> bool {
+    if a.from() != b.from()
+        || a.to() != b.to()
+        || a.promotion() != b.promotion()
+        || a.dropped() != b.dropped()
+        || a.kills().len() != b.kills().len()
+    {
+        return false;
+    }
+    a.kills().iter().all(|k| b.kills().contains(k))
+}

@@ -1,0 +1,137 @@
+//! How and whether a game has ended.
+
+use crate::color::Color;
+use crate::position::Position;
+
+/// Why a game was won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WinReason {
+    /// The loser has no legal move while in check.
+    Checkmate,
+    /// The loser has no legal move (not in check).
+    NoLegalMoves,
+    /// The loser's last royal piece was captured.
+    RoyalCaptured,
+    /// The position repeated and every move of the loser in the cycle gave check.
+    PerpetualCheck,
+}
+
+/// Why a game was drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    /// The same position occurred the variant's number of times.
+    Repetition,
+    /// The variant's maximum game length was reached.
+    MaxLength,
+}
+
+/// The result of a finished game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// One player won.
+    Win {
+        /// The winner.
+        winner: Color,
+        /// How.
+        reason: WinReason,
+    },
+    /// Nobody won.
+    Draw(DrawReason),
+}
+
+impl Outcome {
+    /// The winner, if any.
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            Outcome::Win { winner, .. } => Some(*winner),
+            Outcome::Draw(_) => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Win { winner, reason } => write!(f, "{winner} wins ({reason:?})"),
+            Outcome::Draw(r) => write!(f, "draw ({r:?})"),
+        }
+    }
+}
+
+impl Position {
+    /// Number of times the current position has occurred in this game, this time included.
+    pub fn repetitions(&self) -> usize {
+        1 + self
+            .history
+            .iter()
+            .filter(|u| u.hash_before == self.hash)
+            .count()
+            + self.root_hashes.iter().filter(|&&h| h == self.hash).count()
+    }
+
+    /// The result if the game is over, `None` if the side to move has to move.
+    pub fn outcome(&mut self) -> Option<Outcome> {
+        let us = self.side;
+        for c in [us, us.opposite()] {
+            if self.royals[c.index()] == 0 {
+                return Some(Outcome::Win {
+                    winner: c.opposite(),
+                    reason: WinReason::RoyalCaptured,
+                });
+            }
+        }
+        let rules = &self.variant.rules;
+        if self.repetitions() >= rules.repetition as usize {
+            if rules.perpetual_check_loses {
+                if let Some(loser) = self.perpetual_checker() {
+                    return Some(Outcome::Win {
+                        winner: loser.opposite(),
+                        reason: WinReason::PerpetualCheck,
+                    });
+                }
+            }
+            return Some(Outcome::Draw(DrawReason::Repetition));
+        }
+        if self.ply >= rules.max_plies {
+            return Some(Outcome::Draw(DrawReason::MaxLength));
+        }
+        if self.legal_moves().is_empty() {
+            let reason = if self.in_check(us) {
+                WinReason::Checkmate
+            } else {
+                WinReason::NoLegalMoves
+            };
+            return Some(Outcome::Win {
+                winner: us.opposite(),
+                reason,
+            });
+        }
+        None
+    }
+
+    /// The player all of whose moves gave check since the first occurrence of the current
+    /// position, if there is one.
+    fn perpetual_checker(&self) -> Option<Color> {
+        let first = self
+            .history
+            .iter()
+            .position(|u| u.hash_before == self.hash)?;
+        let n = self.history.len();
+        // The move at history index i was made by the side to move at that time.
+        let mover = |i: usize| {
+            if (n - i) % 2 == 1 {
+                self.side.opposite()
+            } else {
+                self.side
+            }
+        };
+        Color::ALL.into_iter().find(|&c| {
+            let mut any = false;
+            let all = (first..n).filter(|&i| mover(i) == c).all(|i| {
+                any = true;
+                self.history[i].gave_check
+            });
+            any && all
+        })
+    }
+}

@@ -1,0 +1,353 @@
+//! The game state: board, hands, side to move, hash, and the history that make/unmake and the
+//! repetition rules need.
+
+use crate::color::Color;
+use crate::mv::{Move, Promotion, MAX_KILLS};
+use crate::piece::{Piece, PieceKind};
+use crate::square::Square;
+use crate::variant::Variant;
+use std::sync::Arc;
+
+/// What [`Position::unmake_move`] needs to take a move back.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Undo {
+    pub(crate) mv: Move,
+    /// The piece as it stood on the origin (or the dropped piece).
+    pub(crate) moved: Piece,
+    /// Captured pieces with their squares: kill squares in order, then the destination.
+    pub(crate) captured: [(Square, Piece); MAX_KILLS + 1],
+    pub(crate) ncaptured: u8,
+    pub(crate) hash_before: u64,
+    pub(crate) royal_sq_before: [Square; 2],
+    /// Whether the move left the opponent in check (kept only where a rule needs it).
+    pub(crate) gave_check: bool,
+}
+
+/// A position of a variant, with the history of moves made from its root.
+///
+/// Cloning is cheap relative to search (a few small vectors); the variant is shared.
+#[derive(Debug, Clone)]
+pub struct Position {
+    pub(crate) variant: Arc<Variant>,
+    pub(crate) board: Vec<Piece>,
+    pub(crate) hands: Vec<u8>,
+    pub(crate) side: Color,
+    pub(crate) ply: u32,
+    pub(crate) hash: u64,
+    pub(crate) royal_sq: [Square; 2],
+    pub(crate) royals: [u8; 2],
+    pub(crate) history: Vec<Undo>,
+    /// Hashes of the positions before the moves of `history` when the root was set up from
+    /// text with a known past (empty otherwise); used by the repetition count.
+    pub(crate) root_hashes: Vec<u64>,
+}
+
+impl Position {
+    /// The start position of a variant.
+    pub fn start(variant: &Arc<Variant>) -> Position {
+        let mut pos = Position::empty(variant, Color::Black);
+        for &(sq, p) in &variant.setup {
+            pos.put(sq, p);
+        }
+        for &(kind, n) in &variant.start_hand {
+            for c in Color::ALL {
+                pos.set_hand(c, kind, n);
+            }
+        }
+        pos
+    }
+
+    /// An empty board with empty hands and `side` to move.
+    pub(crate) fn empty(variant: &Arc<Variant>, side: Color) -> Position {
+        let g = &variant.geometry;
+        let mut board = vec![Piece::WALL; g.cells()];
+        for &sq in g.squares() {
+            board[sq.index()] = Piece::EMPTY;
+        }
+        let z = &variant.zobrist;
+        let mut hash = if side == Color::White {
+            z.white_to_move
+        } else {
+            0
+        };
+        for c in 0..2 {
+            for k in 0..variant.num_kinds() {
+                hash ^= z.hand(c, k, 0);
+            }
+        }
+        Position {
+            variant: variant.clone(),
+            board,
+            hands: vec![0; 2 * variant.num_kinds()],
+            side,
+            ply: 0,
+            hash,
+            royal_sq: [Square(0); 2],
+            royals: [0; 2],
+            history: Vec::with_capacity(256),
+            root_hashes: Vec::new(),
+        }
+    }
+
+    /// Places a piece on an empty square, keeping hash and royal bookkeeping.
+    pub(crate) fn put(&mut self, sq: Square, p: Piece) {
+        debug_assert!(self.board[sq.index()].is_empty());
+        self.board[sq.index()] = p;
+        self.hash ^= self.variant.zobrist.piece(sq.index(), p.0);
+        if self.variant.piece(p.kind()).royal {
+            self.royals[p.color().index()] += 1;
+            self.royal_sq[p.color().index()] = sq;
+        }
+    }
+
+    /// Sets a hand count, keeping the hash.
+    pub(crate) fn set_hand(&mut self, c: Color, kind: PieceKind, n: u8) {
+        let i = c.index() * self.variant.num_kinds() + kind.index();
+        let z = &self.variant.zobrist;
+        self.hash ^=
+            z.hand(c.index(), kind.index(), self.hands[i]) ^ z.hand(c.index(), kind.index(), n);
+        self.hands[i] = n;
+    }
+
+    /// The variant being played.
+    #[inline]
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Plies played since the start position (or the ply given in the position text).
+    #[inline]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The position hash (board, hands, side to move).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The content of a square.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Piece {
+        self.board[sq.index()]
+    }
+
+    /// How many pieces of `kind` `color` holds in hand.
+    #[inline]
+    pub fn in_hand(&self, color: Color, kind: PieceKind) -> u8 {
+        self.hands[color.index() * self.variant.num_kinds() + kind.index()]
+    }
+
+    /// Number of royal pieces `color` has on the board.
+    #[inline]
+    pub fn royal_count(&self, color: Color) -> u8 {
+        self.royals[color.index()]
+    }
+
+    /// Square of `color`'s royal piece, in variants with one royal piece per side.
+    #[inline]
+    pub fn royal_square(&self, color: Color) -> Option<Square> {
+        (self.royals[color.index()] == 1).then_some(self.royal_sq[color.index()])
+    }
+
+    /// The moves made since the root, oldest first.
+    pub fn moves_played(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().map(|u| u.mv)
+    }
+
+    /// Number of moves that can be taken back.
+    #[inline]
+    pub fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The piece a move ends with: the mover, promoted if the move says so.
+    #[inline]
+    pub(crate) fn result_piece(&self, moved: Piece, mv: &Move) -> Piece {
+        if mv.promotion() == Promotion::Promote {
+            let to = self
+                .variant
+                .piece(moved.kind())
+                .promotes_to
+                .expect("a promoting move's piece has a promoted form");
+            Piece::new(to, moved.color())
+        } else {
+            moved
+        }
+    }
+
+    /// Plays `mv`, which must be legal (or pseudo-legal when called by the legality test).
+    pub fn make_move(&mut self, mv: Move) {
+        self.make_move_inner(mv, true);
+    }
+
+    pub(crate) fn make_move_inner(&mut self, mv: Move, track_check: bool) {
+        let us = self.side;
+        let nk = self.variant.num_kinds();
+        let mut undo = Undo {
+            mv,
+            moved: Piece::EMPTY,
+            captured: [(Square(0), Piece::EMPTY); MAX_KILLS + 1],
+            ncaptured: 0,
+            hash_before: self.hash,
+            royal_sq_before: self.royal_sq,
+            gave_check: false,
+        };
+        let variant = self.variant.clone();
+        let z = &variant.zobrist;
+        if let Some(kind) = mv.dropped() {
+            let p = Piece::new(kind, us);
+            let i = us.index() * nk + kind.index();
+            let n = self.hands[i];
+            debug_assert!(n > 0, "drop of a piece not in hand");
+            self.hash ^=
+                z.hand(us.index(), kind.index(), n) ^ z.hand(us.index(), kind.index(), n - 1);
+            self.hands[i] = n - 1;
+            self.board[mv.to().index()] = p;
+            self.hash ^= z.piece(mv.to().index(), p.0);
+            undo.moved = p;
+        } else {
+            let from = mv.from();
+            let p = self.board[from.index()];
+            debug_assert!(
+                p.is_color(us),
+                "move of a square without a piece of the side to move"
+            );
+            undo.moved = p;
+            self.board[from.index()] = Piece::EMPTY;
+            self.hash ^= z.piece(from.index(), p.0);
+            for &k in mv.kills() {
+                let cap = self.board[k.index()];
+                self.capture(k, cap, &mut undo);
+            }
+            let to = mv.to();
+            let cap = self.board[to.index()];
+            if cap.is_piece() {
+                self.capture(to, cap, &mut undo);
+            }
+            let np = self.result_piece(p, &mv);
+            self.board[to.index()] = np;
+            self.hash ^= z.piece(to.index(), np.0);
+            if variant.piece(p.kind()).royal {
+                self.royal_sq[us.index()] = to;
+            }
+        }
+        self.side = us.opposite();
+        self.hash ^= z.white_to_move;
+        self.ply += 1;
+        if track_check && variant.rules.perpetual_check_loses {
+            undo.gave_check = self.in_check(self.side);
+        }
+        self.history.push(undo);
+    }
+
+    fn capture(&mut self, sq: Square, cap: Piece, undo: &mut Undo) {
+        debug_assert!(cap.is_piece());
+        let z = &self.variant.zobrist;
+        self.hash ^= z.piece(sq.index(), cap.0);
+        self.board[sq.index()] = Piece::EMPTY;
+        undo.captured[undo.ncaptured as usize] = (sq, cap);
+        undo.ncaptured += 1;
+        let them = cap.color();
+        if self.variant.piece(cap.kind()).royal {
+            self.royals[them.index()] -= 1;
+        }
+        if self.variant.rules.drops {
+            let us = them.opposite();
+            let hk = self.variant.hand_kind(cap.kind());
+            let i = us.index() * self.variant.num_kinds() + hk.index();
+            let n = self.hands[i];
+            self.hash ^= z.hand(us.index(), hk.index(), n) ^ z.hand(us.index(), hk.index(), n + 1);
+            self.hands[i] = n + 1;
+        }
+    }
+
+    /// Takes back the last move.
+    ///
+    /// # Panics
+    /// If no move has been made since the root.
+    pub fn unmake_move(&mut self) {
+        let undo = self
+            .history
+            .pop()
+            .expect("unmake_move without a move to take back");
+        let mv = undo.mv;
+        self.side = self.side.opposite();
+        let us = self.side;
+        self.ply -= 1;
+        let nk = self.variant.num_kinds();
+        self.board[mv.to().index()] = Piece::EMPTY;
+        if let Some(kind) = mv.dropped() {
+            self.hands[us.index() * nk + kind.index()] += 1;
+        } else {
+            for &(sq, cap) in undo.captured[..undo.ncaptured as usize].iter() {
+                self.board[sq.index()] = cap;
+                if self.variant.piece(cap.kind()).royal {
+                    self.royals[cap.color().index()] += 1;
+                }
+                if self.variant.rules.drops {
+                    let hk = self.variant.hand_kind(cap.kind());
+                    self.hands[us.index() * nk + hk.index()] -= 1;
+                }
+            }
+            self.board[mv.from().index()] = undo.moved;
+        }
+        self.royal_sq = undo.royal_sq_before;
+        self.hash = undo.hash_before;
+    }
+
+    /// The hash recomputed from scratch, to check the incremental one.
+    pub fn compute_hash(&self) -> u64 {
+        let v = &self.variant;
+        let z = &v.zobrist;
+        let mut h = if self.side == Color::White {
+            z.white_to_move
+        } else {
+            0
+        };
+        for &sq in v.geometry.squares() {
+            let p = self.board[sq.index()];
+            if p.is_piece() {
+                h ^= z.piece(sq.index(), p.0);
+            }
+        }
+        for c in Color::ALL {
+            for k in 0..v.num_kinds() {
+                h ^= z.hand(c.index(), k, self.in_hand(c, PieceKind(k as u8)));
+            }
+        }
+        h
+    }
+
+    /// Whether `color`'s royal piece is attacked (in variants with one royal per side); with
+    /// several royals, whether any of them is.
+    pub fn in_check(&self, color: Color) -> bool {
+        match self.royals[color.index()] {
+            0 => false,
+            1 => self.is_attacked(self.royal_sq[color.index()], color.opposite()),
+            _ => self.variant.geometry.squares().iter().any(|&sq| {
+                let p = self.board[sq.index()];
+                p.is_color(color)
+                    && self.variant.piece(p.kind()).royal
+                    && self.is_attacked(sq, color.opposite())
+            }),
+        }
+    }
+}
+
+impl PartialEq for Position {
+    /// Positions are equal when board, hands and side to move agree (history aside).
+    fn eq(&self, other: &Self) -> bool {
+        self.variant.id == other.variant.id
+            && self.side == other.side
+            && self.board == other.board
+            && self.hands == other.hands
+    }
+}

@@ -1,0 +1,16 @@
+//! The variant definitions shipped with koma, embedded so that the binaries work anywhere.
+
+const BUILTIN: &[(&str, &str)] = &[(
+    "hand-shogi",
+    include_str!("../../../configs/variants/hand-shogi.toml"),
+)];
+
+/// The ids of the built-in variants.
+pub fn builtin_ids() -> Vec<&'static str> {
+    BUILTIN.iter().map(|(id, _)| *id).collect()
+}
+
+/// The TOML text of a built-in variant.
+pub fn builtin_text(id: &str) -> Option<&'static str> {
+    BUILTIN.iter().find(|(i, _)| *i == id).map(|(_, t)| *t)
+}

@@ -1,0 +1,100 @@
+//! The TOML schema of `configs/variants/*.toml`, as read before validation.
+//!
+//! Every field that can be wrong on its own carries its byte span, so that a validation error
+//! can name the line it comes from.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// A whole variant file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantFile {
+    /// Human name, e.g. "Hand Shogi".
+    pub name: String,
+    /// Short identifier used on the command line and in checkpoints, e.g. `hand-shogi`.
+    pub id: Spanned<String>,
+    /// Board width.
+    pub files: Spanned<u8>,
+    /// Board height.
+    pub ranks: Spanned<u8>,
+    /// Plies after which the game is a draw.
+    pub max_plies: Spanned<u32>,
+    /// Rule flags.
+    pub rules: RulesFile,
+    /// The pieces, in the order that gives them their kind numbers.
+    #[serde(rename = "piece")]
+    pub pieces: Vec<Spanned<PieceFile>>,
+}
+
+/// The `[rules]` table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesFile {
+    /// `"king-safety"`: a move may not leave the mover's royal piece attacked (shogi);
+    /// `"royal-capture"`: moving into check is legal and capturing the last royal wins.
+    pub check: Spanned<String>,
+    /// Whether captured pieces go to the capturer's hand and may be dropped.
+    #[serde(default)]
+    pub drops: bool,
+    /// `"zone"`: promotion when a move ends in the promotion zone; `"none"`.
+    #[serde(default = "default_promotion")]
+    pub promotion: Spanned<String>,
+    /// Depth of the promotion zone in ranks, counted from the far edge.
+    #[serde(default)]
+    pub promotion_zone: u8,
+    /// Occurrences of the same position that end the game.
+    #[serde(default = "default_repetition")]
+    pub repetition: u8,
+    /// `"loss"`: a player whose every move in a repeated cycle gave check loses; `"draw"`.
+    #[serde(default = "default_perpetual")]
+    pub perpetual_check: Spanned<String>,
+}
+
+fn default_promotion() -> Spanned<String> {
+    Spanned::new(0..0, "none".to_owned())
+}
+
+fn default_repetition() -> u8 {
+    4
+}
+
+fn default_perpetual() -> Spanned<String> {
+    Spanned::new(0..0, "draw".to_owned())
+}
+
+/// One `[[piece]]` entry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceFile {
+    /// Piece ID as written in notation: letters, with a leading `+` for promoted forms.
+    pub id: Spanned<String>,
+    /// Human name.
+    pub name: String,
+    /// Moves in XBetza.
+    pub betza: Spanned<String>,
+    /// Whether losing it matters: the king-safety rule, or the game-losing capture.
+    #[serde(default)]
+    pub royal: bool,
+    /// First player's setup squares (`e1`, or ranges along a rank such as `a4-m4`).
+    #[serde(default)]
+    pub setup: Vec<Spanned<String>>,
+    /// Number held in each player's hand at the start.
+    #[serde(default)]
+    pub hand: u8,
+    /// ID of the promoted form.
+    #[serde(default)]
+    pub promotes: Option<Spanned<String>>,
+    /// `"optional"` (default) or `"forced"`: whether a zone promotion may be declined.
+    #[serde(default)]
+    pub promotion: Option<Spanned<String>>,
+    /// Drops are forbidden on this many farthest ranks.
+    #[serde(default)]
+    pub drop_far_ranks: u8,
+    /// A drop may not go on a file holding another unpromoted piece of this kind of the dropper.
+    #[serde(default)]
+    pub drop_one_per_file: bool,
+    /// A drop of this piece must give check.
+    #[serde(default)]
+    pub drop_must_check: bool,
+}

@@ -1,0 +1,1 @@
+//! koma-selfplay: filled in by the learning loop.

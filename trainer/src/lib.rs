@@ -1,0 +1,1 @@
+//! koma-trainer: filled in by the learning loop.
