@@ -1,0 +1,61 @@
+//! Command-line interface: one subcommand per job.
+
+mod moves;
+mod perft;
+mod position_args;
+
+use clap::{Parser, Subcommand};
+
+/// koma: AlphaZero-style self-play training for large shogi variants.
+#[derive(Debug, Parser)]
+#[command(name = "koma", version, about)]
+pub struct Cli {
+    /// More log output (-v: debug, -vv: trace).
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The jobs koma can run.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count the leaf nodes of the legal-move tree (move generator test and benchmark).
+    Perft(perft::PerftArgs),
+    /// List the legal moves of a position, one per line, in the canonical notation.
+    Moves(moves::MovesArgs),
+    /// Describe the build: built-in variants and the libtorch runtime.
+    Info,
+}
+
+/// Sets up `tracing` output on stderr.
+pub fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "info",
+        1 => "debug",
+        _ => "trace",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
+}
+
+/// Runs the chosen subcommand.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Perft(a) => perft::run(a),
+        Command::Moves(a) => moves::run(a),
+        Command::Info => {
+            println!(
+                "variants: {}",
+                koma_rules::variant::builtin_ids().join(", ")
+            );
+            println!("{}", koma_model::device::runtime_summary());
+            Ok(())
+        }
+    }
+}

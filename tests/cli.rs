@@ -1,0 +1,97 @@
+//! The `koma` command line, run as a user would.
+
+use std::process::Command;
+
+fn koma(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("koma runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_prints_the_count() {
+    let (ok, out, _) = koma(&["perft", "--variant", "hand-shogi", "--depth", "2"]);
+    assert!(ok);
+    assert_eq!(out.trim(), "96721");
+}
+
+#[test]
+fn perft_divide_lists_every_move_and_the_total() {
+    let (ok, out, _) = koma(&["perft", "--depth", "2", "--divide", "--moves", "e3e4"]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 319 + 1, "319 replies to e3e4 and the total");
+    let sum: u64 = lines[..319]
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(lines[319].parse::<u64>().unwrap(), sum);
+}
+
+#[test]
+fn moves_lists_legal_moves_in_canonical_text() {
+    let (ok, out, _) = koma(&["moves", "--variant", "hand-shogi"]);
+    assert!(ok);
+    let moves: Vec<&str> = out.lines().collect();
+    assert_eq!(moves.len(), 319);
+    assert!(moves.contains(&"e3e4") && moves.contains(&"SH@e5") && moves.contains(&"H@c7"));
+}
+
+#[test]
+fn moves_from_a_position_text() {
+    let (ok, out, _) = koma(&["moves", "--fen", "8k/9/9/9/4N4/9/9/9/K8 b -"]);
+    assert!(ok);
+    let moves: Vec<&str> = out.lines().collect();
+    assert_eq!(moves, vec!["a1a2", "a1b1", "a1b2", "e5d7+", "e5f7+"]);
+}
+
+#[test]
+fn an_illegal_move_is_named() {
+    let (ok, _, err) = koma(&["moves", "--moves", "e3e4 e7e6 e4e6"]);
+    assert!(!ok);
+    assert!(err.contains("move 3") && err.contains("'e4e6'"), "{err}");
+    let (ok, _, err) = koma(&["perft", "--depth", "1", "--moves", "e3x4"]);
+    assert!(!ok);
+    assert!(err.contains("'e3x4' is not a move"), "{err}");
+}
+
+#[test]
+fn a_bad_position_text_is_explained() {
+    let (ok, _, err) = koma(&["moves", "--fen", "8k/9/9/9/4Q4/9/9/9/K8 b -"]);
+    assert!(!ok);
+    assert!(
+        err.contains("rank 5") && err.contains("no piece 'Q'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_malformed_variant_file_names_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("koma-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("broken.toml");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/configs/variants/hand-shogi.toml"
+    ))
+    .unwrap()
+    .replace("betza = \"ffN\"", "betza = \"ffX\"");
+    std::fs::write(&path, &text).unwrap();
+    let line = text.lines().position(|l| l.contains("ffX")).unwrap() + 1;
+    let (ok, _, err) = koma(&["perft", "--depth", "1", "--variant", path.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains(&format!("broken.toml:{line}:")), "{err}");
+    assert!(err.contains("'X' is not an XBetza atom"), "{err}");
+    let (ok, _, err) = koma(&["perft", "--depth", "1", "--variant", "no-such-variant"]);
+    assert!(
+        !ok && err.contains("unknown variant 'no-such-variant'"),
+        "{err}"
+    );
+}
