@@ -1,1 +1,72 @@
-fn main() {}
+//! Perft speed of the rules core, with bulk counting at the leaves (the legal moves of a
+//! depth-1 node are counted, not made).
+//!
+//! Besides criterion's timings, the run ends with a summary line per variant: nodes per second
+//! of the rules core and of the independent reference generator on the same tree, and their
+//! ratio, so that the figure is read against a reference measured on the same machine in the
+//! same run. `KOMA_BENCH_DEPTH4=1` also runs Hand Shogi perft(4) once and checks its count.
+
+#[path = "../tests/reference/hand_shogi.rs"]
+mod reference;
+
+use criterion::{criterion_group, Criterion, Throughput};
+use koma_rules::{load_variant, perft, Position};
+use std::time::Instant;
+
+/// Hand Shogi perft(4) from the start; perft(1..3) are cross-checked against the reference
+/// generator in the tests, this count only by the rules core.
+const HAND_SHOGI_PERFT4: u64 = 7_492_614_468;
+
+fn bench_perft(c: &mut Criterion) {
+    let v = load_variant("hand-shogi").unwrap();
+    let mut pos = Position::start(&v);
+    let nodes = perft(&mut pos, 3);
+    let mut g = c.benchmark_group("hand-shogi");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function("perft3-bulk", |b| b.iter(|| perft(&mut pos, 3)));
+    g.finish();
+}
+
+/// Nodes per second of `f`, which returns a node count, over at least `min_secs`.
+fn rate(min_secs: f64, mut f: impl FnMut() -> u64) -> f64 {
+    let start = Instant::now();
+    let mut nodes = 0;
+    while start.elapsed().as_secs_f64() < min_secs {
+        nodes += f();
+    }
+    nodes as f64 / start.elapsed().as_secs_f64()
+}
+
+fn summary() {
+    let v = load_variant("hand-shogi").unwrap();
+    let mut pos = Position::start(&v);
+    let ours = rate(3.0, || perft(&mut pos, 3));
+    let r = reference::RefPosition::start();
+    let theirs = rate(3.0, || r.perft(2));
+    println!(
+        "summary hand-shogi: rules core {:.1} M nodes/s (perft 3, bulk counting); reference generator {:.2} M nodes/s (perft 2, no bulk counting); ratio {:.0}x; target 20 M nodes/s: {:.2}x of target",
+        ours / 1e6,
+        theirs / 1e6,
+        ours / theirs,
+        ours / 20e6
+    );
+    if std::env::var_os("KOMA_BENCH_DEPTH4").is_some() {
+        let start = Instant::now();
+        let n = perft(&mut pos, 4);
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "summary hand-shogi perft(4) = {n} in {secs:.1} s: {:.1} M nodes/s",
+            n as f64 / secs / 1e6
+        );
+        assert_eq!(n, HAND_SHOGI_PERFT4, "perft(4) changed");
+    }
+}
+
+criterion_group!(benches, bench_perft);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    summary();
+}

@@ -20,8 +20,7 @@ fn perft_inner(pos: &mut Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64
         return mine.len() as u64;
     }
     let mut total = 0;
-    for i in 0..mine.len() {
-        let m = mine[i];
+    for &m in mine.iter() {
         pos.make_move_inner(m, false);
         total += perft_inner(pos, depth - 1, rest);
         pos.unmake_move();

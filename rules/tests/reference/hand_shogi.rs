@@ -178,13 +178,8 @@ impl Kind {
             (-1, 1, 1),
             (1, 1, 1),
         ];
-        const SILVER: &[(i32, i32, i32)] = &[
-            (-1, 1, 1),
-            (1, 1, 1),
-            (-1, -1, 1),
-            (1, -1, 1),
-            (0, 1, 1),
-        ];
+        const SILVER: &[(i32, i32, i32)] =
+            &[(-1, 1, 1), (1, 1, 1), (-1, -1, 1), (1, -1, 1), (0, 1, 1)];
         const KNIGHT: &[(i32, i32, i32)] = &[(-1, 2, 1), (1, 2, 1)];
         const LANCE: &[(i32, i32, i32)] = &[(0, 1, 8)];
         const TYCOON: &[(i32, i32, i32)] = &[(-1, 1, 3), (1, 1, 3), (-1, -1, 3), (1, -1, 3)];
@@ -514,7 +509,11 @@ impl RefPosition {
                 return Ok(self.apply(&m));
             }
         }
-        Err(format!("illegal or malformed move '{}' in {}", mv, self.to_fen()))
+        Err(format!(
+            "illegal or malformed move '{}' in {}",
+            mv,
+            self.to_fen()
+        ))
     }
 
     /// Naive perft: full recursion down to depth 0, no bulk counting.
@@ -1003,7 +1002,9 @@ mod tests {
     fn fen_round_trip_random_games() {
         let mut seed: u64 = 0x1234_5678_9abc_def0;
         let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (seed >> 33) as usize
         };
         let mut saw_promotion = false;
@@ -1023,11 +1024,13 @@ mod tests {
                 let captures: Vec<&String> = list
                     .iter()
                     .copied()
-                    .filter(|m| !m.contains('@') && {
-                        let to = &m[2..4];
-                        let x = (to.as_bytes()[0] - b'a') as i32;
-                        let y = (to.as_bytes()[1] - b'1') as i32;
-                        p.at(Sq { x, y }).is_some()
+                    .filter(|m| {
+                        !m.contains('@') && {
+                            let to = &m[2..4];
+                            let x = (to.as_bytes()[0] - b'a') as i32;
+                            let y = (to.as_bytes()[1] - b'1') as i32;
+                            p.at(Sq { x, y }).is_some()
+                        }
                     })
                     .collect();
                 let mv = if !captures.is_empty() && next() % 2 == 0 {
@@ -1128,7 +1131,10 @@ mod tests {
         let p = pos("8k/9/9/9/4g4/9/9/9/K8 w -");
         let m = moves_set(&p);
         let got: BTreeSet<String> = m.iter().filter(|s| s.starts_with("e5")).cloned().collect();
-        assert_eq!(got, set_of(&["e5e4", "e5e6", "e5d5", "e5f5", "e5d4", "e5f4"]));
+        assert_eq!(
+            got,
+            set_of(&["e5e4", "e5e6", "e5d5", "e5f5", "e5d4", "e5f4"])
+        );
         // Lance: Black slides up to the last rank.
         let p = pos("8k/9/9/9/4L4/9/9/9/K8 b -");
         let m = moves_set(&p);
@@ -1209,7 +1215,10 @@ mod tests {
             .into_iter()
             .filter(|s| s.starts_with("b8"))
             .collect();
-        assert_eq!(got, set_of(&["b8b9", "b8a9", "b8c9", "b8a8", "b8c8", "b8b7"]));
+        assert_eq!(
+            got,
+            set_of(&["b8b9", "b8a9", "b8c9", "b8a8", "b8c8", "b8b7"])
+        );
     }
 
     #[test]
@@ -1309,10 +1318,7 @@ mod tests {
         // Black King e1 is in check from the lance e5; only King moves help.
         let p = pos("4k4/9/9/9/4l4/9/9/9/4K4 b H");
         assert!(p.is_in_check());
-        assert_eq!(
-            moves_set(&p),
-            set_of(&["e1d1", "e1f1", "e1d2", "e1f2"])
-        );
+        assert_eq!(moves_set(&p), set_of(&["e1d1", "e1f1", "e1d2", "e1f2"]));
     }
 
     #[test]
@@ -1357,7 +1363,10 @@ mod tests {
     fn color_reversed(p: &RefPosition) -> RefPosition {
         let mut q = p.clone();
         for sq in Sq::all() {
-            let from = Sq { x: 8 - sq.x, y: 8 - sq.y };
+            let from = Sq {
+                x: 8 - sq.x,
+                y: 8 - sq.y,
+            };
             q.set(
                 sq,
                 p.at(from).map(|pc| Piece {
@@ -1375,7 +1384,13 @@ mod tests {
     fn mirrored(p: &RefPosition) -> RefPosition {
         let mut q = p.clone();
         for sq in Sq::all() {
-            q.set(sq, p.at(Sq { x: 8 - sq.x, y: sq.y }));
+            q.set(
+                sq,
+                p.at(Sq {
+                    x: 8 - sq.x,
+                    y: sq.y,
+                }),
+            );
         }
         q
     }
@@ -1406,7 +1421,12 @@ mod tests {
     fn assert_symmetric(p: &RefPosition) {
         let moves = moves_set(p);
         let rot: BTreeSet<String> = moves.iter().map(|m| map_move(m, rotate_sq)).collect();
-        assert_eq!(rot, moves_set(&color_reversed(p)), "colour reversal of {}", p.to_fen());
+        assert_eq!(
+            rot,
+            moves_set(&color_reversed(p)),
+            "colour reversal of {}",
+            p.to_fen()
+        );
         let mir: BTreeSet<String> = moves.iter().map(|m| map_move(m, mirror_sq)).collect();
         assert_eq!(mir, moves_set(&mirrored(p)), "mirror of {}", p.to_fen());
     }
@@ -1433,7 +1453,9 @@ mod tests {
     fn symmetry_in_random_games() {
         let mut seed: u64 = 42;
         let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (seed >> 33) as usize
         };
         for _game in 0..4 {
