@@ -1,1 +1,20 @@
-//! koma-mcts: filled in by the learning loop.
+//! koma-mcts: the search.
+//!
+//! A [`Tree`] per game, searched in two halves so that batching lives outside the tree:
+//! [`Tree::gather`] walks down to a leaf (PUCT below the root, Gumbel sequential halving or
+//! PUCT at the root), and hands back a ticket plus an evaluation request; the caller evaluates
+//! requests from many trees in one batch and gives each result back with [`Tree::apply`].
+//! The network is reached only through the [`Evaluator`] trait, so tests and benchmarks use
+//! the [`UniformEvaluator`].
+
+mod config;
+mod evaluator;
+mod gumbel;
+mod noise;
+mod search;
+mod tree;
+
+pub use config::SearchConfig;
+pub use evaluator::{Evaluation, Evaluator, UniformEvaluator};
+pub use search::{search, SearchResult};
+pub use tree::{Gathered, Ticket, Tree};

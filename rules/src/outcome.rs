@@ -71,6 +71,13 @@ impl Position {
 
     /// The result if the game is over, `None` if the side to move has to move.
     pub fn outcome(&mut self) -> Option<Outcome> {
+        let none_legal = self.legal_moves().is_empty();
+        self.outcome_given(none_legal)
+    }
+
+    /// [`Position::outcome`] for a caller that has already generated the legal moves and
+    /// says whether there were none (search leaves do, and need not generate them twice).
+    pub fn outcome_given(&mut self, no_legal_moves: bool) -> Option<Outcome> {
         let us = self.side;
         for c in [us, us.opposite()] {
             if self.royals[c.index()] == 0 {
@@ -95,7 +102,7 @@ impl Position {
         if self.ply >= rules.max_plies {
             return Some(Outcome::Draw(DrawReason::MaxLength));
         }
-        if self.legal_moves().is_empty() {
+        if no_legal_moves {
             let reason = if self.in_check(us) {
                 WinReason::Checkmate
             } else {

@@ -1,0 +1,137 @@
+//! Running a whole search on one tree, and reading its result.
+
+use crate::evaluator::Evaluator;
+use crate::gumbel::improved_policy;
+use crate::tree::{Gathered, Tree};
+use koma_rules::{Move, Position};
+use rand::Rng;
+
+/// What a finished search says about the root.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchResult {
+    /// The move the search prefers (Gumbel: the sequential-halving winner; PUCT: most visits).
+    pub best: Move,
+    /// Root moves with their visit counts.
+    pub visits: Vec<(Move, u32)>,
+    /// Policy target over the root moves: the improved policy under Gumbel, visit shares under
+    /// PUCT.
+    pub policy: Vec<(Move, f32)>,
+    /// Root value for the side to move, in [-1, 1].
+    pub value: f32,
+    /// Simulations completed at the root.
+    pub simulations: u32,
+}
+
+impl SearchResult {
+    /// Samples a move from the visit counts raised to 1/temperature (0: the best move).
+    pub fn sample(&self, temperature: f32, rng: &mut impl Rng) -> Move {
+        if temperature <= 1e-3 || self.visits.is_empty() {
+            return self.best;
+        }
+        let weights: Vec<f64> = self
+            .visits
+            .iter()
+            .map(|&(_, n)| (n as f64).powf(1.0 / temperature as f64))
+            .collect();
+        let total: f64 = weights.iter().sum();
+        if total <= 0.0 {
+            return self.best;
+        }
+        let mut x = rng.gen_range(0.0..total);
+        for (w, (m, _)) in weights.iter().zip(&self.visits) {
+            if x < *w {
+                return *m;
+            }
+            x -= w;
+        }
+        self.best
+    }
+}
+
+impl Tree {
+    /// The result of the search so far. `None` if the root has no legal move.
+    pub fn result(&self) -> Option<SearchResult> {
+        let children = self.root_children();
+        if children.is_empty() {
+            return None;
+        }
+        let visits: Vec<(Move, u32)> = children.iter().map(|c| (c.0, c.1)).collect();
+        let (policy, best) = if let Some(g) = &self.gumbel {
+            let pi = improved_policy(self);
+            let best = children[g.final_choice(self)].0;
+            (children.iter().map(|c| c.0).zip(pi).collect(), best)
+        } else {
+            let total: u32 = visits.iter().map(|v| v.1).sum();
+            let best = children
+                .iter()
+                .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
+                .map(|c| c.0)
+                .expect("non-empty");
+            let policy = visits
+                .iter()
+                .map(|&(m, n)| (m, n as f32 / total.max(1) as f32))
+                .collect();
+            (policy, best)
+        };
+        Some(SearchResult {
+            best,
+            visits,
+            policy,
+            value: self.root_value(),
+            simulations: self.root_visits(),
+        })
+    }
+}
+
+/// Runs `simulations` simulations from `pos` (left unchanged) with up to `batch` leaves per
+/// evaluation call, and returns the result (`None` when the game is over at the root).
+pub fn search<E: Evaluator>(
+    tree: &mut Tree,
+    pos: &mut Position,
+    eval: &E,
+    simulations: u32,
+    batch: usize,
+    noisy: bool,
+) -> Option<SearchResult> {
+    tree.begin(simulations, noisy);
+    let start = tree.root_visits();
+    let target = start + simulations.max(1);
+    let mut tickets = Vec::with_capacity(batch);
+    let mut requests = Vec::with_capacity(batch);
+    let mut stalls = 0;
+    while tree.root_visits() < target {
+        let want = batch
+            .max(1)
+            .min((target - tree.root_visits()) as usize)
+            .min(if tree.root_expanded() { usize::MAX } else { 1 });
+        let mut progressed = false;
+        for _ in 0..want {
+            match tree.gather(pos, eval) {
+                Gathered::Leaf(t, r) => {
+                    tickets.push(t);
+                    requests.push(r);
+                }
+                Gathered::Terminal => progressed = true,
+                Gathered::Collision => break,
+            }
+        }
+        if !requests.is_empty() {
+            let evals = eval.evaluate(std::mem::take(&mut requests));
+            for (t, e) in tickets.drain(..).zip(evals) {
+                tree.apply(t, e);
+            }
+            progressed = true;
+        }
+        if !progressed {
+            stalls += 1;
+            if stalls > 1000 {
+                break;
+            }
+        }
+        if !tree.root_expanded() && tree.root_visits() > start {
+            // The root is terminal.
+            return None;
+        }
+    }
+    tree.result()
+}

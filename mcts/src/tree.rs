@@ -1,0 +1,452 @@
+//! The search tree: an arena of nodes and edges, with the gather/apply halves of a simulation.
+
+use crate::config::SearchConfig;
+use crate::evaluator::{Evaluation, Evaluator};
+use crate::gumbel::GumbelRoot;
+use crate::noise::dirichlet;
+use koma_rules::{Move, Outcome, Position};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A move out of a node, with the statistics of the subtree behind it.
+#[derive(Debug, Clone)]
+pub(crate) struct Edge {
+    pub(crate) mv: Move,
+    /// Prior used for selection (noise mixed in at a noisy root).
+    pub(crate) prior: f32,
+    /// The network's prior, kept for Gumbel logits and policy targets.
+    pub(crate) raw_prior: f32,
+    pub(crate) child: u32,
+    /// Completed visits.
+    pub(crate) n: u32,
+    /// Sum of backed-up values, from the view of the player making this move.
+    pub(crate) w: f32,
+    /// Visits under way (virtual loss).
+    pub(crate) inflight: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum State {
+    /// Not yet reached.
+    New,
+    /// Sent for evaluation; edges known, priors not yet.
+    Pending,
+    /// Evaluated.
+    Expanded,
+    /// Game over here; value for the side to move.
+    Terminal(f32),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Node {
+    pub(crate) first_edge: u32,
+    pub(crate) n_edges: u32,
+    pub(crate) n: u32,
+    pub(crate) state: State,
+    /// The evaluation's value for the side to move.
+    pub(crate) net_value: f32,
+}
+
+/// What a leaf evaluation must be given back with.
+#[derive(Debug)]
+pub struct Ticket {
+    node: u32,
+    path: Vec<u32>,
+}
+
+/// The result of one gather.
+#[derive(Debug)]
+pub enum Gathered<R> {
+    /// A leaf to evaluate: give its evaluation back with [`Tree::apply`].
+    Leaf(Ticket, R),
+    /// The simulation ended in a finished game and is already backed up.
+    Terminal,
+    /// The walk ran into a leaf already waiting for evaluation; nothing was changed.
+    Collision,
+}
+
+/// A search tree for one game.
+#[derive(Debug)]
+pub struct Tree {
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) edges: Vec<Edge>,
+    pub(crate) root: u32,
+    pub(crate) cfg: SearchConfig,
+    pub(crate) rng: StdRng,
+    /// Gumbel sequential-halving state of the current search, when Gumbel is on.
+    pub(crate) gumbel: Option<GumbelRoot>,
+    /// Whether this search adds exploration noise at the root.
+    noisy: bool,
+    noise_applied: bool,
+    /// Simulations started at the root in the current search.
+    pub(crate) root_sims: u32,
+    /// Simulations the current search will run (Gumbel plans its phases with it).
+    pub(crate) budget: u32,
+}
+
+impl Tree {
+    /// An empty tree.
+    pub fn new(cfg: SearchConfig, seed: u64) -> Tree {
+        let mut t = Tree {
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            root: 0,
+            cfg,
+            rng: StdRng::seed_from_u64(seed),
+            gumbel: None,
+            noisy: false,
+            noise_applied: false,
+            root_sims: 0,
+            budget: 0,
+        };
+        t.clear();
+        t
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.edges.clear();
+        self.nodes.push(Node {
+            first_edge: 0,
+            n_edges: 0,
+            n: 0,
+            state: State::New,
+            net_value: 0.0,
+        });
+        self.root = 0;
+        self.gumbel = None;
+        self.noise_applied = false;
+    }
+
+    /// Starts a search of `budget` simulations from the current root; `noisy` adds exploration
+    /// (Dirichlet noise under PUCT, Gumbel sampling under Gumbel) as self-play wants.
+    pub fn begin(&mut self, budget: u32, noisy: bool) {
+        self.budget = budget.max(1);
+        self.noisy = noisy;
+        self.root_sims = 0;
+        self.gumbel = None;
+        self.noise_applied = false;
+        let root = self.root as usize;
+        if self.nodes[root].state == State::Expanded {
+            // Reused root: restore the network priors before new noise.
+            let (a, b) = self.edge_range(self.root);
+            for e in &mut self.edges[a..b] {
+                e.prior = e.raw_prior;
+            }
+            self.prepare_root();
+        }
+    }
+
+    /// Number of completed visits of the root.
+    pub fn root_visits(&self) -> u32 {
+        self.nodes[self.root as usize].n
+    }
+
+    /// Whether the root has been evaluated.
+    pub fn root_expanded(&self) -> bool {
+        self.nodes[self.root as usize].state == State::Expanded
+    }
+
+    /// Nodes in the arena (for memory accounting).
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the tree holds only an unexpanded root.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() == 1 && self.nodes[0].state == State::New
+    }
+
+    pub(crate) fn edge_range(&self, node: u32) -> (usize, usize) {
+        let n = &self.nodes[node as usize];
+        (n.first_edge as usize, (n.first_edge + n.n_edges) as usize)
+    }
+
+    /// Walks to a leaf; see [`Gathered`]. `pos` must be the root position and is left as it was.
+    pub fn gather<E: Evaluator>(&mut self, pos: &mut Position, eval: &E) -> Gathered<E::Request> {
+        let mut path: Vec<u32> = Vec::new();
+        let mut node = self.root;
+        loop {
+            match self.nodes[node as usize].state {
+                State::New => break,
+                State::Pending => {
+                    self.unwind(pos, &path, None);
+                    return Gathered::Collision;
+                }
+                State::Terminal(v) => {
+                    self.unwind(pos, &path, Some(v));
+                    return Gathered::Terminal;
+                }
+                State::Expanded => {
+                    let e = if node == self.root {
+                        self.root_sims += 1;
+                        self.select_root()
+                    } else {
+                        self.select_puct(node)
+                    };
+                    path.push(e as u32);
+                    let edge = &mut self.edges[e];
+                    edge.inflight += 1;
+                    pos.make_move(edge.mv);
+                    if edge.child == NONE {
+                        edge.child = self.nodes.len() as u32;
+                        self.nodes.push(Node {
+                            first_edge: 0,
+                            n_edges: 0,
+                            n: 0,
+                            state: State::New,
+                            net_value: 0.0,
+                        });
+                    }
+                    node = self.edges[e].child;
+                }
+            }
+        }
+        if node == self.root {
+            self.root_sims += 1;
+        }
+        let moves = pos.legal_moves();
+        if let Some(o) = pos.outcome_given(moves.is_empty()) {
+            let v = terminal_value(o, pos);
+            self.nodes[node as usize].state = State::Terminal(v);
+            self.unwind(pos, &path, Some(v));
+            return Gathered::Terminal;
+        }
+        let request = eval.prepare(pos, &moves);
+        let first = self.edges.len() as u32;
+        self.edges.extend(moves.iter().map(|&mv| Edge {
+            mv,
+            prior: 0.0,
+            raw_prior: 0.0,
+            child: NONE,
+            n: 0,
+            w: 0.0,
+            inflight: 0,
+        }));
+        let n = &mut self.nodes[node as usize];
+        n.first_edge = first;
+        n.n_edges = moves.len() as u32;
+        n.state = State::Pending;
+        for _ in 0..path.len() {
+            pos.unmake_move();
+        }
+        Gathered::Leaf(Ticket { node, path }, request)
+    }
+
+    /// Gives a leaf its evaluation: expands it and backs its value up the path.
+    pub fn apply(&mut self, ticket: Ticket, eval: Evaluation) {
+        let node = ticket.node;
+        let (a, b) = self.edge_range(node);
+        let sum: f32 = eval.priors.iter().take(b - a).sum();
+        let uniform = 1.0 / (b - a).max(1) as f32;
+        for (i, e) in self.edges[a..b].iter_mut().enumerate() {
+            let p = match eval.priors.get(i) {
+                Some(&p) if sum > 0.0 && p.is_finite() => p / sum,
+                _ => uniform,
+            };
+            e.prior = p;
+            e.raw_prior = p;
+        }
+        let v = eval.value();
+        let n = &mut self.nodes[node as usize];
+        n.state = State::Expanded;
+        n.net_value = v;
+        if node == self.root {
+            self.prepare_root();
+        }
+        self.backup(&ticket.path, v);
+    }
+
+    /// Undoes the moves of a walk; with a value, backs it up first.
+    fn unwind(&mut self, pos: &mut Position, path: &[u32], value: Option<f32>) {
+        match value {
+            Some(v) => self.backup(path, v),
+            None => {
+                for &e in path {
+                    self.edges[e as usize].inflight -= 1;
+                }
+            }
+        }
+        for _ in 0..path.len() {
+            pos.unmake_move();
+        }
+    }
+
+    /// Backs up `v`, the leaf's value for its side to move, along `path` (edges from the root).
+    fn backup(&mut self, path: &[u32], v: f32) {
+        let mut value = -v;
+        let mut node = self.root;
+        self.nodes[node as usize].n += 1;
+        for &e in path {
+            let edge = &mut self.edges[e as usize];
+            edge.n += 1;
+            edge.inflight -= 1;
+            node = edge.child;
+            self.nodes[node as usize].n += 1;
+        }
+        // Values alternate sides: walk again from the leaf end.
+        for &e in path.iter().rev() {
+            self.edges[e as usize].w += value;
+            value = -value;
+        }
+    }
+
+    /// Noise or Gumbel sampling for a freshly expanded or reused root.
+    fn prepare_root(&mut self) {
+        let (a, b) = self.edge_range(self.root);
+        if b == a {
+            return;
+        }
+        if self.cfg.gumbel {
+            self.gumbel = Some(GumbelRoot::new(self, self.noisy));
+        } else if self.noisy && !self.noise_applied && self.cfg.dirichlet_weight > 0.0 {
+            let n = b - a;
+            let alpha = self.cfg.dirichlet_total_alpha / n as f32;
+            let eta = dirichlet(&mut self.rng, alpha, n);
+            let w = self.cfg.dirichlet_weight;
+            for (e, x) in self.edges[a..b].iter_mut().zip(eta) {
+                e.prior = (1.0 - w) * e.raw_prior + w * x;
+            }
+            self.noise_applied = true;
+        }
+    }
+
+    fn select_root(&mut self) -> usize {
+        if self.gumbel.is_some() {
+            let mut g = self.gumbel.take().expect("checked");
+            let e = g.select(self);
+            self.gumbel = Some(g);
+            e
+        } else {
+            self.select_puct(self.root)
+        }
+    }
+
+    /// PUCT with first-play urgency and virtual loss.
+    pub(crate) fn select_puct(&self, node: u32) -> usize {
+        let (a, b) = self.edge_range(node);
+        let nd = &self.nodes[node as usize];
+        let mut parent_n = 0u32;
+        let mut visited_mass = 0.0f32;
+        for e in &self.edges[a..b] {
+            parent_n += e.n + e.inflight;
+            if e.n + e.inflight > 0 {
+                visited_mass += e.prior;
+            }
+        }
+        let parent_n = parent_n.max(1) as f32;
+        let c = self.cfg.c_puct
+            + if self.cfg.c_puct_base > 0.0 {
+                ((parent_n + self.cfg.c_puct_base + 1.0) / self.cfg.c_puct_base).ln()
+            } else {
+                0.0
+            };
+        let explore = c * parent_n.sqrt();
+        let fpu = nd.net_value - self.cfg.fpu_reduction * visited_mass.sqrt();
+        let vl = self.cfg.virtual_loss;
+        let mut best = a;
+        let mut best_score = f32::NEG_INFINITY;
+        for (i, e) in self.edges[a..b].iter().enumerate() {
+            let n = e.n + e.inflight;
+            let q = if n == 0 {
+                fpu
+            } else {
+                (e.w - vl * e.inflight as f32) / n as f32
+            };
+            let score = q + explore * e.prior / (1.0 + n as f32);
+            if score > best_score {
+                best_score = score;
+                best = a + i;
+            }
+        }
+        best
+    }
+
+    /// Moves to the child reached by `mv`, keeping its subtree (tree reuse); forgets the tree if
+    /// that child was never evaluated.
+    pub fn advance(&mut self, mv: Move) {
+        let (a, b) = self.edge_range(self.root);
+        let child = self.edges[a..b]
+            .iter()
+            .find(|e| e.mv == mv)
+            .map(|e| e.child)
+            .unwrap_or(NONE);
+        if child != NONE && self.nodes[child as usize].state == State::Expanded {
+            self.root = child;
+            self.gumbel = None;
+            // Compact when the discarded part dominates, so long games stay small.
+            if self.nodes.len() > 200_000 {
+                self.compact();
+            }
+        } else {
+            self.clear();
+        }
+    }
+
+    /// Rebuilds the arena with only the subtree of the root.
+    fn compact(&mut self) {
+        let mut nodes = Vec::new();
+        let mut edges = Vec::new();
+        let mut stack = vec![(self.root, NONE)];
+        while let Some((old, parent_edge)) = stack.pop() {
+            let id = nodes.len() as u32;
+            if parent_edge != NONE {
+                let e: &mut Edge = &mut edges[parent_edge as usize];
+                e.child = id;
+            }
+            let mut n = self.nodes[old as usize].clone();
+            let (a, b) = self.edge_range(old);
+            n.first_edge = edges.len() as u32;
+            nodes.push(n);
+            for i in a..b {
+                let mut e = self.edges[i].clone();
+                let child = e.child;
+                e.child = NONE;
+                let idx = edges.len() as u32;
+                edges.push(e);
+                if child != NONE {
+                    stack.push((child, idx));
+                }
+            }
+        }
+        self.nodes = nodes;
+        self.edges = edges;
+        self.root = 0;
+    }
+
+    /// Root moves with their completed visits, priors and mean values (for the mover).
+    pub fn root_children(&self) -> Vec<(Move, u32, f32, f32)> {
+        let (a, b) = self.edge_range(self.root);
+        self.edges[a..b]
+            .iter()
+            .map(|e| {
+                let q = if e.n > 0 { e.w / e.n as f32 } else { 0.0 };
+                (e.mv, e.n, e.raw_prior, q)
+            })
+            .collect()
+    }
+
+    /// The root's value for its side to move: the mean of the backed-up values.
+    pub fn root_value(&self) -> f32 {
+        let (a, b) = self.edge_range(self.root);
+        let (n, w) = self.edges[a..b]
+            .iter()
+            .fold((0u32, 0.0f32), |(n, w), e| (n + e.n, w + e.w));
+        if n == 0 {
+            self.nodes[self.root as usize].net_value
+        } else {
+            w / n as f32
+        }
+    }
+}
+
+fn terminal_value(o: Outcome, pos: &Position) -> f32 {
+    match o.winner() {
+        None => 0.0,
+        Some(w) if w == pos.side_to_move() => 1.0,
+        Some(_) => -1.0,
+    }
+}

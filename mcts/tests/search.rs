@@ -1,0 +1,90 @@
+//! Search behaviour with the uniform evaluator on Hand Shogi positions.
+
+use koma_mcts::{search, SearchConfig, Tree, UniformEvaluator};
+use koma_rules::{load_variant, Position};
+
+/// Black to move mates with G@h8 (the shogun on h5 protects it); every other move lets the game
+/// go on.
+const MATE_IN_ONE: &str = "8k/9/9/9/7(SH)1/9/9/9/K8 b G";
+
+fn mate_position() -> Position {
+    let v = load_variant("hand-shogi").unwrap();
+    Position::from_text(&v, MATE_IN_ONE).unwrap()
+}
+
+#[test]
+fn puct_finds_the_mate_in_one() {
+    let mut pos = mate_position();
+    let before = pos.to_text();
+    let mut tree = Tree::new(SearchConfig::default(), 1);
+    let r = search(&mut tree, &mut pos, &UniformEvaluator, 3000, 1, false).unwrap();
+    assert_eq!(pos.move_text(&r.best), "G@h8");
+    assert!(r.value > 0.5, "value {}", r.value);
+    assert_eq!(
+        pos.to_text(),
+        before,
+        "search leaves the position as it was"
+    );
+}
+
+#[test]
+fn gumbel_finds_the_mate_in_one_and_its_policy_prefers_it() {
+    let mut pos = mate_position();
+    let cfg = SearchConfig {
+        gumbel: true,
+        gumbel_considered: 200,
+        ..SearchConfig::default()
+    };
+    let mut tree = Tree::new(cfg, 2);
+    let r = search(&mut tree, &mut pos, &UniformEvaluator, 800, 1, true).unwrap();
+    assert_eq!(pos.move_text(&r.best), "G@h8");
+    let (best_policy_move, _) = r.policy.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+    assert_eq!(pos.move_text(best_policy_move), "G@h8");
+    let total: f32 = r.policy.iter().map(|p| p.1).sum();
+    assert!((total - 1.0).abs() < 1e-4);
+}
+
+#[test]
+fn visits_add_up_with_batched_leaves() {
+    let v = load_variant("hand-shogi").unwrap();
+    let mut pos = Position::start(&v);
+    for (gumbel, batch) in [(false, 1), (false, 8), (true, 1), (true, 8)] {
+        let cfg = SearchConfig {
+            gumbel,
+            ..SearchConfig::default()
+        };
+        let mut tree = Tree::new(cfg, 3);
+        let r = search(&mut tree, &mut pos, &UniformEvaluator, 256, batch, true).unwrap();
+        let child_visits: u32 = r.visits.iter().map(|v| v.1).sum();
+        assert!(r.simulations >= 256, "{gumbel} {batch}: {}", r.simulations);
+        assert_eq!(
+            child_visits + 1,
+            r.simulations,
+            "root evaluation plus child visits"
+        );
+        assert_eq!(r.visits.len(), 319);
+    }
+}
+
+#[test]
+fn tree_reuse_keeps_the_chosen_subtree() {
+    let v = load_variant("hand-shogi").unwrap();
+    let mut pos = Position::start(&v);
+    let mut tree = Tree::new(SearchConfig::default(), 4);
+    let r = search(&mut tree, &mut pos, &UniformEvaluator, 2000, 1, false).unwrap();
+    let (mv, n) = *r.visits.iter().max_by_key(|v| v.1).unwrap();
+    assert!(n > 1);
+    tree.advance(mv);
+    pos.make_move(mv);
+    assert_eq!(tree.root_visits(), n, "the child's visits carry over");
+    let r2 = search(&mut tree, &mut pos, &UniformEvaluator, 100, 1, false).unwrap();
+    assert!(r2.simulations >= n + 100);
+}
+
+#[test]
+fn no_result_when_the_game_is_over() {
+    let v = load_variant("hand-shogi").unwrap();
+    let mut pos = Position::from_text(&v, "8k/7G1/9/9/7(SH)1/9/9/9/K8 w -").unwrap();
+    let mut tree = Tree::new(SearchConfig::default(), 5);
+    assert!(search(&mut tree, &mut pos, &UniformEvaluator, 10, 1, false).is_none());
+}
