@@ -66,17 +66,16 @@ impl GumbelRoot {
         let target = self.schedule.get(k).copied();
         let mut best = None;
         let mut best_score = f32::NEG_INFINITY;
-        for i in 0..(b - a) {
-            let e = &tree.edges[a + i];
+        for (i, (e, s)) in tree.edges[a..b].iter().zip(&sigma).enumerate() {
             let n = e.n + e.inflight;
             if let Some(t) = target {
                 if n != t {
                     continue;
                 }
             }
-            let s = self.base[i] + sigma[i];
-            if s > best_score {
-                best_score = s;
+            let score = self.base[i] + s;
+            if score > best_score {
+                best_score = score;
                 best = Some(a + i);
             }
         }
