@@ -1,0 +1,312 @@
+//! A network bound to a variant and a device: batched evaluation and checkpoints.
+
+use crate::arch::Arch;
+use crate::encoding::{Encoder, MoveIndex};
+use crate::error::ModelError;
+use crate::net::{segment_log_softmax, Net, Outputs};
+use koma_mcts::{Evaluation, Evaluator};
+use koma_rules::{Move, Position, Variant};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tch::{nn, Device, Kind, Tensor};
+
+/// Version of the checkpoint layout.
+pub const FORMAT: u32 = 1;
+
+/// Metadata stored beside the weights of every checkpoint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelMeta {
+    /// Checkpoint layout version.
+    pub format: u32,
+    /// Variant id.
+    pub variant: String,
+    /// Architecture.
+    pub arch: Arch,
+    /// Input planes (derived from the variant; checked on load).
+    pub planes: usize,
+    /// Training steps behind these weights.
+    pub step: u64,
+    /// Self-play games seen by the trainer when these weights were saved.
+    pub games: u64,
+}
+
+/// One prepared position: input planes and the policy indices of its legal moves.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// Input planes, [planes * squares].
+    pub input: Vec<f32>,
+    /// One row per legal move.
+    pub moves: Vec<MoveIndex>,
+}
+
+/// A batch as tensors.
+#[derive(Debug)]
+pub struct Batch {
+    /// [B, planes, H, W].
+    pub input: Tensor,
+    /// [M, 6]: position in batch, then the move index fields.
+    pub moves: Tensor,
+    /// Position in batch of each move, [M].
+    pub seg: Tensor,
+    /// Index of each move within its position, [M].
+    pub slot: Tensor,
+    /// Moves per position.
+    pub counts: Vec<usize>,
+    /// Largest move count.
+    pub width: i64,
+}
+
+/// A network for one variant on one device.
+#[derive(Debug)]
+pub struct Model {
+    vs: nn::VarStore,
+    net: Net,
+    encoder: Encoder,
+    /// Metadata (step and games are updated by the trainer).
+    pub meta: ModelMeta,
+}
+
+impl Model {
+    /// A freshly initialised network.
+    pub fn new(variant: &Arc<Variant>, arch: &Arch, device: Device) -> Model {
+        let encoder = Encoder::new(variant);
+        let vs = nn::VarStore::new(device);
+        let net = Net::new(
+            &vs.root(),
+            arch,
+            encoder.planes() as i64,
+            encoder.hand_kinds() as i64,
+        );
+        Model {
+            meta: ModelMeta {
+                format: FORMAT,
+                variant: variant.id.clone(),
+                arch: arch.clone(),
+                planes: encoder.planes(),
+                step: 0,
+                games: 0,
+            },
+            vs,
+            net,
+            encoder,
+        }
+    }
+
+    /// The input encoder.
+    pub fn encoder(&self) -> &Encoder {
+        &self.encoder
+    }
+
+    /// The variables, for the optimiser.
+    pub fn var_store(&self) -> &nn::VarStore {
+        &self.vs
+    }
+
+    /// Mutable variables (loading weights into a live model).
+    pub fn var_store_mut(&mut self) -> &mut nn::VarStore {
+        &mut self.vs
+    }
+
+    /// The device the weights live on.
+    pub fn device(&self) -> Device {
+        self.vs.device()
+    }
+
+    /// Encodes a position and its legal moves.
+    pub fn prepare(&self, pos: &Position, moves: &[Move]) -> Request {
+        let mut input = vec![0.0; self.encoder.input_len()];
+        self.encoder.encode(pos, &mut input);
+        Request {
+            input,
+            moves: moves
+                .iter()
+                .map(|m| self.encoder.move_index(pos, m))
+                .collect(),
+        }
+    }
+
+    /// Stacks requests into tensors on the model's device.
+    pub fn batch(&self, requests: &[&Request]) -> Batch {
+        let (h, w) = self.encoder.shape();
+        let b = requests.len();
+        let mut input = Vec::with_capacity(b * self.encoder.input_len());
+        let mut rows = Vec::new();
+        let mut seg = Vec::new();
+        let mut slot = Vec::new();
+        let mut counts = Vec::with_capacity(b);
+        for (i, r) in requests.iter().enumerate() {
+            input.extend_from_slice(&r.input);
+            for (j, m) in r.moves.iter().enumerate() {
+                rows.push(i as i64);
+                rows.extend_from_slice(m);
+                seg.push(i as i64);
+                slot.push(j as i64);
+            }
+            counts.push(r.moves.len());
+        }
+        let dev = self.device();
+        let m = seg.len() as i64;
+        Batch {
+            input: Tensor::from_slice(&input)
+                .reshape([b as i64, self.encoder.planes() as i64, h, w])
+                .to_device(dev),
+            moves: Tensor::from_slice(&rows).reshape([m, 6]).to_device(dev),
+            seg: Tensor::from_slice(&seg).to_device(dev),
+            slot: Tensor::from_slice(&slot).to_device(dev),
+            width: counts.iter().copied().max().unwrap_or(1).max(1) as i64,
+            counts,
+        }
+    }
+
+    /// Forward pass on a batch (training mode updates batch-norm statistics).
+    pub fn forward(&self, batch: &Batch, train: bool) -> Outputs {
+        self.net.forward(&batch.input, &batch.moves, train)
+    }
+
+    /// Move log-probabilities (flat, per move) of a forward pass.
+    pub fn move_log_probs(&self, out: &Outputs, batch: &Batch) -> Tensor {
+        segment_log_softmax(
+            &out.move_logits,
+            &batch.seg,
+            &batch.slot,
+            batch.counts.len() as i64,
+            batch.width,
+        )
+    }
+
+    /// Evaluates prepared positions in one forward pass.
+    pub fn evaluate_requests(&self, requests: &[&Request]) -> Vec<Evaluation> {
+        if requests.is_empty() {
+            return Vec::new();
+        }
+        tch::no_grad(|| {
+            let batch = self.batch(requests);
+            let out = self.forward(&batch, false);
+            let probs: Vec<f32> = self
+                .move_log_probs(&out, &batch)
+                .exp()
+                .to_device(Device::Cpu)
+                .try_into()
+                .unwrap_or_default();
+            let wdl: Vec<f32> = out
+                .wdl_logits
+                .softmax(1, Kind::Float)
+                .to_device(Device::Cpu)
+                .reshape([-1])
+                .try_into()
+                .unwrap_or_default();
+            let mut at = 0;
+            batch
+                .counts
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| {
+                    let priors = probs
+                        .get(at..at + n)
+                        .map(|s| s.to_vec())
+                        .unwrap_or_default();
+                    at += n;
+                    Evaluation {
+                        priors,
+                        wdl: [wdl[3 * i], wdl[3 * i + 1], wdl[3 * i + 2]],
+                    }
+                })
+                .collect()
+        })
+    }
+
+    /// Paths of the two files of checkpoint `stem`: weights and metadata.
+    pub fn files(stem: &Path) -> (PathBuf, PathBuf) {
+        (
+            stem.with_extension("safetensors"),
+            stem.with_extension("json"),
+        )
+    }
+
+    /// Writes the weights (safetensors) and metadata (JSON) to `stem`.safetensors / .json.
+    pub fn save(&self, stem: &Path) -> Result<(), ModelError> {
+        let (weights, meta) = Model::files(stem);
+        self.vs.save(&weights)?;
+        let json = serde_json::to_string_pretty(&self.meta).expect("metadata serialises");
+        std::fs::write(&meta, json).map_err(|source| ModelError::Io {
+            file: meta.display().to_string(),
+            source,
+        })
+    }
+
+    /// Reads a checkpoint's metadata.
+    pub fn read_meta(stem: &Path) -> Result<ModelMeta, ModelError> {
+        let (_, meta) = Model::files(stem);
+        let file = meta.display().to_string();
+        let text = std::fs::read_to_string(&meta).map_err(|source| ModelError::Io {
+            file: file.clone(),
+            source,
+        })?;
+        serde_json::from_str(&text).map_err(|e| ModelError::Corrupt {
+            file,
+            reason: e.to_string(),
+        })
+    }
+
+    /// Loads checkpoint `stem` for `variant`, optionally insisting on an architecture.
+    pub fn load(
+        stem: &Path,
+        variant: &Arc<Variant>,
+        expected_arch: Option<&Arch>,
+        device: Device,
+    ) -> Result<Model, ModelError> {
+        let (weights, meta_file) = Model::files(stem);
+        let meta = Model::read_meta(stem)?;
+        let file = meta_file.display().to_string();
+        if meta.variant != variant.id {
+            return Err(ModelError::WrongVariant {
+                file,
+                expected: variant.id.clone(),
+                found: meta.variant,
+            });
+        }
+        if let Some(a) = expected_arch {
+            if *a != meta.arch {
+                return Err(ModelError::WrongArchitecture {
+                    file,
+                    expected: format!("{a:?}"),
+                    found: format!("{:?}", meta.arch),
+                });
+            }
+        }
+        let mut model = Model::new(variant, &meta.arch, device);
+        if meta.planes != model.encoder.planes() {
+            return Err(ModelError::WrongArchitecture {
+                file,
+                expected: format!("{} input planes", model.encoder.planes()),
+                found: format!("{} input planes", meta.planes),
+            });
+        }
+        model.load_weights(&weights)?;
+        model.meta = meta;
+        Ok(model)
+    }
+
+    /// Replaces the weights with those of a safetensors file of the same architecture.
+    pub fn load_weights(&mut self, weights: &Path) -> Result<(), ModelError> {
+        self.vs.load(weights).map_err(|e| ModelError::Corrupt {
+            file: weights.display().to_string(),
+            reason: e.to_string(),
+        })
+    }
+}
+
+impl Evaluator for Model {
+    type Request = Request;
+
+    fn prepare(&self, pos: &Position, moves: &[Move]) -> Request {
+        Model::prepare(self, pos, moves)
+    }
+
+    fn evaluate(&self, batch: Vec<Request>) -> Vec<Evaluation> {
+        let refs: Vec<&Request> = batch.iter().collect();
+        self.evaluate_requests(&refs)
+    }
+}

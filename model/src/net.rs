@@ -1,0 +1,198 @@
+//! The network: a size-agnostic residual trunk with global-pooling bias blocks, a WDL value
+//! head from global pooling, and a policy head that scores each legal move from per-square
+//! embeddings of its origin, first kill square and destination (plus learned drop and
+//! promotion terms), so its cost follows the number of legal moves, not the board area squared.
+
+use crate::arch::Arch;
+use tch::nn::{self, Module, ModuleT};
+use tch::{Kind, Tensor};
+
+#[derive(Debug)]
+struct ConvBn {
+    conv: nn::Conv2D,
+    bn: nn::BatchNorm,
+}
+
+impl ConvBn {
+    fn new(p: nn::Path, cin: i64, cout: i64, k: i64) -> ConvBn {
+        let cfg = nn::ConvConfig {
+            padding: k / 2,
+            bias: false,
+            ..Default::default()
+        };
+        ConvBn {
+            conv: nn::conv2d(&p / "conv", cin, cout, k, cfg),
+            bn: nn::batch_norm2d(&p / "bn", cout, Default::default()),
+        }
+    }
+
+    fn forward(&self, x: &Tensor, train: bool) -> Tensor {
+        self.bn.forward_t(&self.conv.forward(x), train)
+    }
+}
+
+#[derive(Debug)]
+struct Block {
+    a: ConvBn,
+    b: ConvBn,
+    gpool: Option<nn::Linear>,
+}
+
+/// Mean and max over the board, concatenated: [B, C, H, W] -> [B, 2C].
+fn global_pool(x: &Tensor) -> Tensor {
+    let mean = x.mean_dim([2i64, 3].as_slice(), false, Kind::Float);
+    let max = x.amax([2i64, 3].as_slice(), false);
+    Tensor::cat(&[mean, max], 1)
+}
+
+impl Block {
+    fn forward(&self, x: &Tensor, train: bool) -> Tensor {
+        let h = self.a.forward(x, train).relu();
+        // Not `+=`: an in-place add would overwrite a tensor autograd still needs.
+        let h = match &self.gpool {
+            Some(g) => {
+                let bias = g.forward(&global_pool(&h));
+                h + bias.unsqueeze(-1).unsqueeze(-1)
+            }
+            None => h,
+        };
+        (x + self.b.forward(&h, train)).relu()
+    }
+}
+
+/// Raw outputs of a forward pass.
+#[derive(Debug)]
+pub struct Outputs {
+    /// One logit per move, in the order of the move index rows.
+    pub move_logits: Tensor,
+    /// Win/draw/loss logits per position, [B, 3].
+    pub wdl_logits: Tensor,
+}
+
+/// The network's modules.
+#[derive(Debug)]
+pub struct Net {
+    stem: ConvBn,
+    blocks: Vec<Block>,
+    policy: nn::Conv2D,
+    drop_embed: Tensor,
+    promo_embed: Tensor,
+    drop_context: nn::Linear,
+    value_conv: ConvBn,
+    value_fc1: nn::Linear,
+    value_fc2: nn::Linear,
+    head_dim: i64,
+}
+
+impl Net {
+    /// Builds the modules under `p` for inputs of `planes` planes and `hand_kinds` droppable
+    /// kinds.
+    pub fn new(p: &nn::Path, arch: &Arch, planes: i64, hand_kinds: i64) -> Net {
+        let c = arch.channels;
+        let d = arch.head_dim;
+        let blocks = (0..arch.blocks)
+            .map(|i| {
+                let bp = p / "blocks" / i;
+                let gpool = (arch.gpool_every > 0 && (i + 1) % arch.gpool_every == 0)
+                    .then(|| nn::linear(&bp / "gpool", 2 * c, c, Default::default()));
+                Block {
+                    a: ConvBn::new(&bp / "a", c, c, 3),
+                    b: ConvBn::new(&bp / "b", c, c, 3),
+                    gpool,
+                }
+            })
+            .collect();
+        let init = nn::Init::Randn {
+            mean: 0.0,
+            stdev: 0.1,
+        };
+        Net {
+            stem: ConvBn::new(p / "stem", planes, c, 3),
+            blocks,
+            policy: nn::conv2d(p / "policy", c, 4 * d, 1, Default::default()),
+            drop_embed: p.var("drop_embed", &[hand_kinds.max(1), d], init),
+            promo_embed: p.var("promo_embed", &[3, d], init),
+            drop_context: nn::linear(p / "drop_context", 2 * c, d, Default::default()),
+            value_conv: ConvBn::new(p / "value_conv", c, arch.value_channels, 1),
+            value_fc1: nn::linear(
+                p / "value_fc1",
+                2 * arch.value_channels,
+                arch.value_hidden,
+                Default::default(),
+            ),
+            value_fc2: nn::linear(p / "value_fc2", arch.value_hidden, 3, Default::default()),
+            head_dim: d,
+        }
+    }
+
+    /// Forward pass. `x`: [B, planes, H, W]; `moves`: [M, 6] rows of (position in batch,
+    /// origin, destination, kill, promotion, drop kind) as built by the batch code.
+    pub fn forward(&self, x: &Tensor, moves: &Tensor, train: bool) -> Outputs {
+        let b = x.size()[0];
+        let hw = x.size()[2] * x.size()[3];
+        let mut h = self.stem.forward(x, train).relu();
+        for blk in &self.blocks {
+            h = blk.forward(&h, train);
+        }
+        let pooled = global_pool(&h);
+
+        // Value: pooled features of a 1x1 convolution.
+        let v = self.value_conv.forward(&h, train).relu();
+        let v = self.value_fc1.forward(&global_pool(&v)).relu();
+        let wdl_logits = self.value_fc2.forward(&v);
+
+        // Policy: per-square embeddings q, k, u, w, gathered per move.
+        let d = self.head_dim;
+        let e = self
+            .policy
+            .forward(&h)
+            .reshape([b, 4 * d, hw])
+            .permute([0, 2, 1])
+            .reshape([b * hw, 4 * d]);
+        let cols = |i: i64| moves.select(1, i);
+        let (bi, origin, dest, kill, promo, dropk) =
+            (cols(0), cols(1), cols(2), cols(3), cols(4), cols(5));
+        let base = &bi * hw;
+        let row = |sq: &Tensor| (&base + sq.clamp_min(0)).to_kind(Kind::Int64);
+        let part = |t: &Tensor, i: i64| t.narrow(1, i * d, d);
+        let q_board = part(&e, 0).index_select(0, &row(&origin));
+        let k_dest = part(&e, 1).index_select(0, &row(&dest));
+        let u_origin = part(&e, 2).index_select(0, &row(&origin));
+        let w_kill = part(&e, 3).index_select(0, &row(&kill));
+        let ctx = self.drop_context.forward(&pooled).index_select(0, &bi);
+        let q_drop = self.drop_embed.index_select(0, &dropk.clamp_min(0)) + ctx;
+        let is_drop = origin.lt(0).to_kind(Kind::Float).unsqueeze(1);
+        let q = &q_board * (1.0 - &is_drop) + &q_drop * &is_drop;
+        let has_kill = kill.ge(0).to_kind(Kind::Float);
+        let scale = 1.0 / (d as f64).sqrt();
+        let p_vec = self.promo_embed.index_select(0, &promo);
+        let logits = ((&q + &p_vec) * &k_dest).sum_dim_intlist(1, false, Kind::Float) * scale
+            + (u_origin * w_kill).sum_dim_intlist(1, false, Kind::Float) * has_kill * scale;
+        Outputs {
+            move_logits: logits,
+            wdl_logits,
+        }
+    }
+}
+
+/// Log-softmax of move logits within each position: `seg` gives each move's position in the
+/// batch, `slot` its index within that position, `width` the largest move count.
+pub fn segment_log_softmax(
+    logits: &Tensor,
+    seg: &Tensor,
+    slot: &Tensor,
+    batch: i64,
+    width: i64,
+) -> Tensor {
+    let flat = seg * width + slot;
+    let padded = Tensor::full(
+        [batch * width],
+        f64::NEG_INFINITY,
+        (Kind::Float, logits.device()),
+    )
+    .index_put(&[Some(flat.shallow_clone())], logits, false)
+    .reshape([batch, width])
+    .log_softmax(1, Kind::Float)
+    .reshape([batch * width]);
+    padded.index_select(0, &flat)
+}

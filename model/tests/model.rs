@@ -1,0 +1,112 @@
+//! The network end to end on CPU: evaluation shapes, perspective, checkpoints and their errors.
+
+use koma_mcts::Evaluator;
+use koma_model::{Arch, Model, ModelError};
+use koma_rules::{load_variant, Position};
+use tch::Device;
+
+fn tiny() -> Arch {
+    Arch {
+        blocks: 2,
+        channels: 16,
+        gpool_every: 2,
+        head_dim: 8,
+        value_channels: 4,
+        value_hidden: 16,
+    }
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("koma-model-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn evaluation_gives_a_distribution_per_position() {
+    let v = load_variant("hand-shogi").unwrap();
+    let model = Model::new(&v, &tiny(), Device::Cpu);
+    let mut a = Position::start(&v);
+    let mut b = Position::start(&v);
+    b.play_texts("e3e4 e7e6 e4e5").unwrap();
+    let (ma, mb) = (a.legal_moves(), b.legal_moves());
+    let reqs = vec![model.prepare(&a, &ma), model.prepare(&b, &mb)];
+    let evals = model.evaluate(reqs);
+    assert_eq!(evals.len(), 2);
+    for (e, n) in evals.iter().zip([ma.len(), mb.len()]) {
+        assert_eq!(e.priors.len(), n);
+        let s: f32 = e.priors.iter().sum();
+        assert!((s - 1.0).abs() < 1e-4, "priors sum {s}");
+        assert!(e.priors.iter().all(|p| *p > 0.0));
+        let w: f32 = e.wdl.iter().sum();
+        assert!((w - 1.0).abs() < 1e-4);
+    }
+}
+
+#[test]
+fn both_sides_see_the_same_inputs_in_mirrored_positions() {
+    // The start position with Black to move and the same position with White to move (after a
+    // pass-like symmetric exchange) encode identically: the board is seen from the mover's side.
+    let v = load_variant("hand-shogi").unwrap();
+    let model = Model::new(&v, &tiny(), Device::Cpu);
+    let start = Position::start(&v);
+    let text = start.to_text().replace(" b ", " w ");
+    let white = Position::from_text(&v, &text).unwrap();
+    let mut x = vec![0.0; model.encoder().input_len()];
+    let mut y = vec![0.0; model.encoder().input_len()];
+    model.encoder().encode(&start, &mut x);
+    model.encoder().encode(&white, &mut y);
+    assert_eq!(x, y);
+}
+
+#[test]
+fn checkpoint_round_trip_reproduces_outputs() {
+    let v = load_variant("hand-shogi").unwrap();
+    let mut model = Model::new(&v, &tiny(), Device::Cpu);
+    model.meta.step = 17;
+    let dir = temp_dir("roundtrip");
+    let stem = dir.join("m");
+    model.save(&stem).unwrap();
+    let back = Model::load(&stem, &v, Some(&tiny()), Device::Cpu).unwrap();
+    assert_eq!(back.meta.step, 17);
+    let mut pos = Position::start(&v);
+    let moves = pos.legal_moves();
+    let e1 = model.evaluate(vec![model.prepare(&pos, &moves)]);
+    let e2 = back.evaluate(vec![back.prepare(&pos, &moves)]);
+    assert_eq!(e1, e2);
+}
+
+#[test]
+fn wrong_variant_architecture_and_corruption_are_clear_errors() {
+    let v = load_variant("hand-shogi").unwrap();
+    let model = Model::new(&v, &tiny(), Device::Cpu);
+    let dir = temp_dir("errors");
+    let stem = dir.join("m");
+    model.save(&stem).unwrap();
+
+    let other_arch = Arch {
+        channels: 32,
+        ..tiny()
+    };
+    let e = Model::load(&stem, &v, Some(&other_arch), Device::Cpu).unwrap_err();
+    assert!(matches!(e, ModelError::WrongArchitecture { .. }), "{e}");
+
+    let json = dir.join("m.json");
+    let text = std::fs::read_to_string(&json).unwrap();
+    std::fs::write(&json, text.replace("hand-shogi", "hook-shogi")).unwrap();
+    let e = Model::load(&stem, &v, None, Device::Cpu).unwrap_err();
+    assert!(matches!(e, ModelError::WrongVariant { .. }), "{e}");
+    assert!(e.to_string().contains("m.json"), "{e}");
+
+    std::fs::write(&json, text).unwrap();
+    let weights = dir.join("m.safetensors");
+    let bytes = std::fs::read(&weights).unwrap();
+    std::fs::write(&weights, &bytes[..bytes.len() / 2]).unwrap();
+    let e = Model::load(&stem, &v, None, Device::Cpu).unwrap_err();
+    assert!(matches!(e, ModelError::Corrupt { .. }), "{e}");
+    assert!(e.to_string().contains("m.safetensors"), "{e}");
+
+    std::fs::write(&json, "{ not json").unwrap();
+    let e = Model::load(&stem, &v, None, Device::Cpu).unwrap_err();
+    assert!(matches!(e, ModelError::Corrupt { .. }), "{e}");
+}
