@@ -1,6 +1,6 @@
 //! The position text: a FEN-like line that names every piece unambiguously.
 //!
-//! `<board> <side> <hand> [<ply>]`, fields separated by spaces:
+//! `<board> <side> <hand> [<ply> [<counters>]]`, fields separated by spaces:
 //! - board: ranks from the highest (farthest from the first player) down to rank 1, separated
 //!   by `/`; each rank lists its files from `a`. A run of empty squares is a decimal count. A
 //!   piece is an optional `+` (promoted form) and its ID: one letter as is (`K`), several
@@ -10,6 +10,10 @@
 //! - hand: `-`, or pieces as on the board, each with an optional count before it (`2S`,
 //!   `(SH)`, `2(so)`); uppercase in the first player's hand, lowercase in the second's.
 //! - ply: plies played before this position (default 0); it counts towards the maximum length.
+//! - counters: the rule counters that change which moves are legal, in variants that limit
+//!   them (see [`crate::counters`]): `skips=B/W` (turn skips in a row of the first and the second
+//!   player) and `checks=B/W` (checking moves in a row), joined by `,` (`skips=1/0,checks=0/2`).
+//!   Written only when some counter is not zero; a missing counter is zero.
 
 use crate::color::Color;
 use crate::piece::{Piece, PieceKind};
@@ -95,11 +99,11 @@ impl Position {
     /// one the rules can continue from.
     pub fn from_text(variant: &Arc<Variant>, text: &str) -> Result<Position, PositionTextError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.len() < 3 || fields.len() > 4 {
+        if fields.len() < 3 || fields.len() > 5 {
             return Err(err(
                 "fields",
                 format!(
-                    "expected '<board> <side> <hand> [<ply>]', got {} field(s)",
+                    "expected '<board> <side> <hand> [<ply> [<counters>]]', got {} field(s)",
                     fields.len()
                 ),
             ));
@@ -184,6 +188,9 @@ impl Position {
                 .parse()
                 .map_err(|_| err("ply", format!("'{p}' is not a number")))?;
         }
+        if let Some(c) = fields.get(4) {
+            read_counters(&mut pos, c)?;
+        }
         for c in Color::ALL {
             if pos.royals[c.index()] == 0 {
                 return Err(err("board", format!("{c} has no royal piece")));
@@ -247,6 +254,66 @@ impl Position {
         s.push_str(if hand.is_empty() { "-" } else { &hand });
         s.push(' ');
         s.push_str(&self.ply.to_string());
+        let mut counters = Vec::new();
+        let pair = |a: [u8; 2]| format!("{}/{}", a[0], a[1]);
+        if self.counters.skips != [0, 0] {
+            counters.push(format!("skips={}", pair(self.counters.skips)));
+        }
+        if self.counters.checks != [0, 0] {
+            counters.push(format!("checks={}", pair(self.counters.checks)));
+        }
+        if !counters.is_empty() {
+            s.push(' ');
+            s.push_str(&counters.join(","));
+        }
         s
     }
+}
+
+/// Reads the counters field into `pos`.
+fn read_counters(pos: &mut Position, text: &str) -> Result<(), PositionTextError> {
+    let rules = &pos.variant.rules;
+    let (max_skips, max_checks) = (rules.max_consecutive_skips, rules.max_consecutive_checks);
+    let mut skips = [0u8; 2];
+    let mut checks = [0u8; 2];
+    for item in text.split(',') {
+        let (name, values) = item
+            .split_once('=')
+            .ok_or_else(|| err("counters", format!("'{item}' is not name=B/W")))?;
+        let (limit, slot) = match name {
+            "skips" => (max_skips, &mut skips),
+            "checks" => (max_checks, &mut checks),
+            other => {
+                return Err(err(
+                    "counters",
+                    format!("unknown counter '{other}' (expected skips or checks)"),
+                ))
+            }
+        };
+        let limit = limit.ok_or_else(|| {
+            err(
+                "counters",
+                format!("this variant does not limit {name}, so it has no such counter"),
+            )
+        })?;
+        let (b, w) = values
+            .split_once('/')
+            .ok_or_else(|| err("counters", format!("'{item}' is not name=B/W")))?;
+        for (i, v) in [b, w].into_iter().enumerate() {
+            let n: u8 = v
+                .parse()
+                .map_err(|_| err("counters", format!("'{v}' is not a number")))?;
+            if n > limit {
+                return Err(err(
+                    "counters",
+                    format!("{name} {n} is above the limit of {limit}"),
+                ));
+            }
+            slot[i] = n;
+        }
+    }
+    for c in Color::ALL {
+        pos.set_counters(c, skips[c.index()], checks[c.index()]);
+    }
+    Ok(())
 }

@@ -4,6 +4,9 @@
 //! attacked. Testing every move by make/unmake is the obvious way; to keep generation fast, the
 //! test is skipped where it cannot fail: drops when not in check (a drop only blocks), and
 //! moves of a piece that is not on a slider line to its own royal piece when not in check.
+//!
+//! Under both check rules the counter limits ([`crate::counters`]) and the protected-royal
+//! rule ([`crate::protected_royals`]) apply on top.
 
 use crate::color::Color;
 use crate::mv::Move;
@@ -30,6 +33,10 @@ impl Position {
         self.generate_pseudo_legal(out);
         if self.variant.rules.check == CheckRule::KingSafety {
             self.retain_king_safe(out);
+        }
+        self.retain_counter_legal(out);
+        if !self.variant.protected_royal_rule.is_empty() {
+            self.retain_unprotected_royal_captures(out);
         }
     }
 

@@ -7,6 +7,7 @@
 
 pub mod attacks;
 pub mod color;
+pub mod counters;
 pub mod fen;
 pub mod geometry;
 pub mod legal;
@@ -17,6 +18,8 @@ pub mod outcome;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod promotion;
+pub mod protected_royals;
 pub mod square;
 pub mod variant;
 mod walker;

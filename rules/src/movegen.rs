@@ -65,20 +65,23 @@ impl Position {
     #[inline]
     pub(crate) fn add_board_move(&self, p: Piece, mv: Move, out: &mut Vec<Move>) {
         let v = &self.variant;
-        let pt = v.piece(p.kind());
-        if pt.promotes_to.is_some() {
-            if let PromotionRule::Zone { .. } = v.rules.promotion {
+        match v.rules.promotion {
+            PromotionRule::None => out.push(mv),
+            PromotionRule::Capture => self.add_capture_rule_move(p, mv, out),
+            PromotionRule::Zone { .. } => {
+                let pt = v.piece(p.kind());
                 let us = p.color();
-                if v.in_zone(us, mv.to()) || v.in_zone(us, mv.from()) {
+                if pt.promotes_to.is_some() && (v.in_zone(us, mv.to()) || v.in_zone(us, mv.from()))
+                {
                     out.push(mv.with_promotion(Promotion::Promote));
                     if !pt.promotion_forced {
                         out.push(mv.with_promotion(Promotion::Decline));
                     }
-                    return;
+                } else {
+                    out.push(mv);
                 }
             }
         }
-        out.push(mv);
     }
 
     /// Appends the drops of the side to move, with the variant's drop restrictions.

@@ -19,8 +19,19 @@ pub(crate) struct Undo {
     pub(crate) ncaptured: u8,
     pub(crate) hash_before: u64,
     pub(crate) royal_sq_before: [Square; 2],
+    pub(crate) royals_before: [u8; 2],
+    /// Rule counters before the move (see [`crate::counters`]).
+    pub(crate) counters_before: Counters,
     /// Whether the move left the opponent in check (kept only where a rule needs it).
     pub(crate) gave_check: bool,
+}
+
+/// The rule counters that change which moves are legal, so belong to the position: turn
+/// skips and checking moves in a row, per colour. They stay zero in variants without the rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub(crate) struct Counters {
+    pub(crate) skips: [u8; 2],
+    pub(crate) checks: [u8; 2],
 }
 
 /// A position of a variant, with the history of moves made from its root.
@@ -36,6 +47,7 @@ pub struct Position {
     pub(crate) hash: u64,
     pub(crate) royal_sq: [Square; 2],
     pub(crate) royals: [u8; 2],
+    pub(crate) counters: Counters,
     pub(crate) history: Vec<Undo>,
     /// Hashes of the positions before the moves of `history` when the root was set up from
     /// text with a known past (empty otherwise); used by the repetition count.
@@ -84,6 +96,7 @@ impl Position {
             hash,
             royal_sq: [Square(0); 2],
             royals: [0; 2],
+            counters: Counters::default(),
             history: Vec::with_capacity(256),
             root_hashes: Vec::new(),
         }
@@ -127,7 +140,7 @@ impl Position {
         self.ply
     }
 
-    /// The position hash (board, hands, side to move).
+    /// The position hash (board, hands, side to move, rule counters).
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
@@ -168,21 +181,6 @@ impl Position {
         self.history.len()
     }
 
-    /// The piece a move ends with: the mover, promoted if the move says so.
-    #[inline]
-    pub(crate) fn result_piece(&self, moved: Piece, mv: &Move) -> Piece {
-        if mv.promotion() == Promotion::Promote {
-            let to = self
-                .variant
-                .piece(moved.kind())
-                .promotes_to
-                .expect("a promoting move's piece has a promoted form");
-            Piece::new(to, moved.color())
-        } else {
-            moved
-        }
-    }
-
     /// Plays `mv`, which must be legal (or pseudo-legal when called by the legality test).
     pub fn make_move(&mut self, mv: Move) {
         self.make_move_inner(mv, true);
@@ -198,6 +196,8 @@ impl Position {
             ncaptured: 0,
             hash_before: self.hash,
             royal_sq_before: self.royal_sq,
+            royals_before: self.royals,
+            counters_before: self.counters,
             gave_check: false,
         };
         let variant = self.variant.clone();
@@ -232,20 +232,60 @@ impl Position {
             if cap.is_piece() {
                 self.capture(to, cap, &mut undo);
             }
-            let np = self.result_piece(p, &mv);
+            let victims = undo.captured[..undo.ncaptured as usize]
+                .iter()
+                .map(|(_, c)| c.kind());
+            let promote = mv.promotion() == Promotion::Promote;
+            let np = Piece::new(variant.end_kind(p.kind(), victims, promote), us);
+            debug_assert_eq!(
+                np != p,
+                promote,
+                "the promotion field of {mv:?} disagrees with the piece's change"
+            );
             self.board[to.index()] = np;
             self.hash ^= z.piece(to.index(), np.0);
-            if variant.piece(p.kind()).royal {
+            let (was_royal, is_royal) = (variant.is_royal(p), variant.is_royal(np));
+            if is_royal {
                 self.royal_sq[us.index()] = to;
+            }
+            if was_royal != is_royal {
+                if is_royal {
+                    self.royals[us.index()] += 1;
+                } else {
+                    self.royals[us.index()] -= 1;
+                }
+            }
+            if undo.ncaptured > 0 || was_royal != is_royal {
+                self.track_last_royals();
             }
         }
         self.side = us.opposite();
         self.hash ^= z.white_to_move;
         self.ply += 1;
-        if track_check && variant.rules.perpetual_check_loses {
-            undo.gave_check = self.in_check(self.side);
-        }
+        let gave_check = self.update_counters(us, &mv);
+        undo.gave_check = match gave_check {
+            Some(g) => g,
+            None => track_check && variant.rules.perpetual_check_loses && self.in_check(self.side),
+        };
         self.history.push(undo);
+    }
+
+    /// Keeps `royal_sq` right for a side left with one royal piece after a capture or a
+    /// change of kind (with several royals the square it held may have been the one lost).
+    fn track_last_royals(&mut self) {
+        for c in Color::ALL {
+            let sq = self.royal_sq[c.index()];
+            let p = self.board[sq.index()];
+            if self.royals[c.index()] == 1 && !(p.is_color(c) && self.variant.is_royal(p)) {
+                let v = &self.variant;
+                if let Some(&found) = v.geometry.squares().iter().find(|s| {
+                    let q = self.board[s.index()];
+                    q.is_color(c) && v.is_royal(q)
+                }) {
+                    self.royal_sq[c.index()] = found;
+                }
+            }
+        }
     }
 
     fn capture(&mut self, sq: Square, cap: Piece, undo: &mut Undo) {
@@ -256,7 +296,7 @@ impl Position {
         undo.captured[undo.ncaptured as usize] = (sq, cap);
         undo.ncaptured += 1;
         let them = cap.color();
-        if self.variant.piece(cap.kind()).royal {
+        if self.variant.is_royal(cap) {
             self.royals[them.index()] -= 1;
         }
         if self.variant.rules.drops {
@@ -289,9 +329,6 @@ impl Position {
         } else {
             for &(sq, cap) in undo.captured[..undo.ncaptured as usize].iter() {
                 self.board[sq.index()] = cap;
-                if self.variant.piece(cap.kind()).royal {
-                    self.royals[cap.color().index()] += 1;
-                }
                 if self.variant.rules.drops {
                     let hk = self.variant.hand_kind(cap.kind());
                     self.hands[us.index() * nk + hk.index()] -= 1;
@@ -300,6 +337,8 @@ impl Position {
             self.board[mv.from().index()] = undo.moved;
         }
         self.royal_sq = undo.royal_sq_before;
+        self.royals = undo.royals_before;
+        self.counters = undo.counters_before;
         self.hash = undo.hash_before;
     }
 
@@ -323,7 +362,7 @@ impl Position {
                 h ^= z.hand(c.index(), k, self.in_hand(c, PieceKind(k as u8)));
             }
         }
-        h
+        h ^ self.counters_hash()
     }
 
     /// Whether `color`'s royal piece is attacked (in variants with one royal per side); with
@@ -343,11 +382,13 @@ impl Position {
 }
 
 impl PartialEq for Position {
-    /// Positions are equal when board, hands and side to move agree (history aside).
+    /// Positions are equal when board, hands, side to move and rule counters agree (history
+    /// aside).
     fn eq(&self, other: &Self) -> bool {
         self.variant.id == other.variant.id
             && self.side == other.side
             && self.board == other.board
             && self.hands == other.hands
+            && self.counters == other.counters
     }
 }

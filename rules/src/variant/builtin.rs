@@ -1,9 +1,23 @@
 //! The variant definitions shipped with koma, embedded so that the binaries work anywhere.
 
-const BUILTIN: &[(&str, &str)] = &[(
-    "hand-shogi",
-    include_str!("../../../configs/variants/hand-shogi.toml"),
-)];
+const BUILTIN: &[(&str, &str)] = &[
+    (
+        "hand-shogi",
+        include_str!("../../../configs/variants/hand-shogi.toml"),
+    ),
+    (
+        "shoko-shogi",
+        include_str!("../../../configs/variants/shoko-shogi.toml"),
+    ),
+    (
+        "gyaku-sama-shogi",
+        include_str!("../../../configs/variants/gyaku-sama-shogi.toml"),
+    ),
+    (
+        "hook-shogi",
+        include_str!("../../../configs/variants/hook-shogi.toml"),
+    ),
+];
 
 /// The ids of the built-in variants.
 pub fn builtin_ids() -> Vec<&'static str> {

@@ -37,7 +37,9 @@ pub struct RulesFile {
     /// Whether captured pieces go to the capturer's hand and may be dropped.
     #[serde(default)]
     pub drops: bool,
-    /// `"zone"`: promotion when a move ends in the promotion zone; `"none"`.
+    /// `"zone"`: promotion when a move ends in the promotion zone; `"capture"`: every capture
+    /// promotes the capturer, forced, and nothing else does (except a piece's `last_rank`
+    /// option); `"none"`.
     #[serde(default = "default_promotion")]
     pub promotion: Spanned<String>,
     /// Depth of the promotion zone in ranks, counted from the far edge.
@@ -49,6 +51,19 @@ pub struct RulesFile {
     /// `"loss"`: a player whose every move in a repeated cycle gave check loses; `"draw"`.
     #[serde(default = "default_perpetual")]
     pub perpetual_check: Spanned<String>,
+    /// With `promotion = "capture"`: a capture flips the capturer both ways, a promoted piece
+    /// back to its unpromoted form (Gyaku-sama's switchbacks), unless the piece `never_flips`.
+    #[serde(default)]
+    pub switchback: bool,
+    /// Most turn skips (moves that end on their origin and capture nothing) a player may make
+    /// in a row; absent means no limit. The count is part of the position.
+    #[serde(default)]
+    pub max_consecutive_skips: Option<Spanned<u8>>,
+    /// Most checking moves a player may make in a row (a check: after the move, a piece of the
+    /// mover could capture a royal piece of the opponent); absent means no limit. The count is
+    /// part of the position.
+    #[serde(default)]
+    pub max_consecutive_checks: Option<Spanned<u8>>,
 }
 
 fn default_promotion() -> Spanned<String> {
@@ -97,4 +112,29 @@ pub struct PieceFile {
     /// A drop of this piece must give check.
     #[serde(default)]
     pub drop_must_check: bool,
+    /// Under `switchback`: the piece keeps its kind when it captures (it neither promotes
+    /// nor demotes).
+    #[serde(default)]
+    pub never_flips: bool,
+    /// Under capture promotion: ID of the kind a piece becomes by capturing this one, whatever
+    /// it was (contagion); after several contagious captures in one move the last one counts.
+    #[serde(default)]
+    pub contagious: Option<Spanned<String>>,
+    /// The piece ignores contagion and takes its ordinary capture promotion instead (royal and
+    /// potentially royal pieces, so that contagion never changes who is royal).
+    #[serde(default)]
+    pub contagion_immune: bool,
+    /// `"optional-promotion"`: under capture promotion, a move without capture that ends on
+    /// the farthest rank may promote or not (two moves, `+` and `=`); pieces that would
+    /// otherwise be stuck there.
+    #[serde(default)]
+    pub last_rank: Option<Spanned<String>>,
+    /// IDs of the kinds this piece may not capture (they block it like friends); the kinds
+    /// must not be royal, since attack detection does not apply the restriction.
+    #[serde(default)]
+    pub cannot_capture: Vec<Spanned<String>>,
+    /// The piece may not capture an enemy royal piece that is protected: one that another
+    /// enemy piece could capture on its square after the move (Hook Shogi's Emperor).
+    #[serde(default)]
+    pub no_capture_protected_royal: bool,
 }

@@ -2,15 +2,15 @@
 
 use super::file::{PieceFile, VariantFile};
 use super::{
-    builtin_ids, builtin_text, AttackTables, CheckRule, DropRules, PieceType, PromotionRule, Rules,
-    Variant, VariantError,
+    builtin_ids, builtin_text, AttackTables, CheckRule, DropRules, KindSet, PieceSet, PieceType,
+    PromotionRule, Rules, Variant, VariantError,
 };
 use crate::color::Color;
 use crate::geometry::Geometry;
 use crate::piece::{Piece, PieceKind, MAX_KINDS};
 use crate::square::Square;
 use crate::xbetza;
-use crate::zobrist::{seed_from, Zobrist};
+use crate::zobrist::{seed_from, Zobrist, MAX_COUNTER_KEYED};
 use std::collections::HashMap;
 use toml::Spanned;
 
@@ -119,6 +119,9 @@ impl Variant {
             }
         }
 
+        read_cross_references(&raw, &by_id, &mut pieces, &err)?;
+        crate::promotion::resolve_after_capture(&mut pieces, &rules);
+
         let (setup, start_hand) = read_setup(&raw, &geometry, &pieces, &rules, &err)?;
         for c in Color::ALL {
             let royals = setup
@@ -161,6 +164,20 @@ impl Variant {
             r
         });
         let zobrist = Zobrist::new(geometry.cells(), pieces.len(), seed_from(&id));
+        let mut royal_codes = PieceSet::default();
+        let mut protected_royal_rule = PieceSet::default();
+        for (k, p) in pieces.iter().enumerate() {
+            for c in Color::ALL {
+                let code = Piece::new(PieceKind(k as u8), c);
+                if p.royal {
+                    royal_codes.insert(code);
+                }
+                if p.no_capture_protected_royal {
+                    protected_royal_rule.insert(code);
+                }
+            }
+        }
+        let has_contagion = pieces.iter().any(|p| p.contagious.is_some());
         Ok(Variant {
             name: raw.name,
             id,
@@ -173,6 +190,9 @@ impl Variant {
             attacks,
             zone,
             relative_rank,
+            royal_codes,
+            protected_royal_rule,
+            has_contagion,
         })
     }
 }
@@ -206,6 +226,7 @@ fn read_rules(
     };
     let promotion = match r.promotion.get_ref().as_str() {
         "none" => PromotionRule::None,
+        "capture" => PromotionRule::Capture,
         "zone" => {
             if r.promotion_zone == 0 || r.promotion_zone > *raw.ranks.get_ref() {
                 return Err(err(
@@ -221,7 +242,7 @@ fn read_rules(
         other => {
             return Err(err(
                 r.promotion.span().start,
-                format!("promotion = '{other}': expected \"none\" or \"zone\""),
+                format!("promotion = '{other}': expected \"none\", \"zone\" or \"capture\""),
             ))
         }
     };
@@ -244,6 +265,24 @@ fn read_rules(
             "max_plies must be positive".into(),
         ));
     }
+    if r.switchback && promotion != PromotionRule::Capture {
+        return Err(err(
+            r.promotion.span().start,
+            "switchback = true needs promotion = \"capture\"".into(),
+        ));
+    }
+    let limit = |field: &Option<Spanned<u8>>, name: &str| -> Result<Option<u8>, VariantError> {
+        match field {
+            None => Ok(None),
+            Some(n) if (1..=MAX_COUNTER_KEYED as u8).contains(n.get_ref()) => {
+                Ok(Some(*n.get_ref()))
+            }
+            Some(n) => Err(err(
+                n.span().start,
+                format!("{name} must be between 1 and {MAX_COUNTER_KEYED}"),
+            )),
+        }
+    };
     Ok(Rules {
         check,
         drops: r.drops,
@@ -251,6 +290,9 @@ fn read_rules(
         repetition: r.repetition,
         perpetual_check_loses,
         max_plies: *raw.max_plies.get_ref(),
+        switchback: r.switchback,
+        max_consecutive_skips: limit(&r.max_consecutive_skips, "max_consecutive_skips")?,
+        max_consecutive_checks: limit(&r.max_consecutive_checks, "max_consecutive_checks")?,
     })
 }
 
@@ -310,6 +352,59 @@ fn read_piece(
             "drop restrictions given but the rules do not allow drops".into(),
         ));
     }
+    let capture_rule = rules.promotion == PromotionRule::Capture;
+    if (p.contagious.is_some() || p.contagion_immune) && !capture_rule {
+        return Err(err(
+            p.id.span().start,
+            "contagion needs rules.promotion = \"capture\"".into(),
+        ));
+    }
+    if p.never_flips && !rules.switchback {
+        return Err(err(
+            p.id.span().start,
+            "never_flips needs rules.switchback = true".into(),
+        ));
+    }
+    let last_rank_promotion = match &p.last_rank {
+        None => false,
+        Some(s) if s.get_ref() == "optional-promotion" => {
+            if !capture_rule || promotes_to.is_none() {
+                return Err(err(
+                    s.span().start,
+                    "last_rank = \"optional-promotion\" needs a promoted form and rules.promotion = \"capture\"".into(),
+                ));
+            }
+            true
+        }
+        Some(s) => {
+            return Err(err(
+                s.span().start,
+                format!(
+                    "last_rank = '{}': expected \"optional-promotion\"",
+                    s.get_ref()
+                ),
+            ))
+        }
+    };
+    if p.no_capture_protected_royal {
+        if rules.check != CheckRule::RoyalCapture {
+            return Err(err(
+                p.id.span().start,
+                "no_capture_protected_royal needs check = \"royal-capture\"".into(),
+            ));
+        }
+        // The rule looks at the destination only, so the piece may not capture on the way.
+        let kills_on_the_way = black
+            .paths
+            .iter()
+            .any(|path| path.legs[..path.legs.len() - 1].iter().any(|l| l.c));
+        if kills_on_the_way {
+            return Err(err(
+                p.betza.span().start,
+                "no_capture_protected_royal is supported only for pieces that capture on their destination alone".into(),
+            ));
+        }
+    }
     Ok(PieceType {
         id: p.id.get_ref().clone(),
         name: p.name.clone(),
@@ -324,7 +419,72 @@ fn read_piece(
             one_per_file: p.drop_one_per_file,
             must_check: p.drop_must_check,
         },
+        never_flips: p.never_flips,
+        contagious: None,
+        contagion_immune: p.contagion_immune,
+        last_rank_promotion,
+        cannot_capture: KindSet::default(),
+        no_capture_protected_royal: p.no_capture_protected_royal,
+        after_capture: PieceKind(0),
     })
+}
+
+/// The per-piece fields that name other kinds: `contagious` and `cannot_capture`.
+fn read_cross_references(
+    raw: &VariantFile,
+    by_id: &HashMap<&str, PieceKind>,
+    pieces: &mut [PieceType],
+    err: &impl Fn(usize, String) -> VariantError,
+) -> Result<(), VariantError> {
+    let lookup = |s: &Spanned<String>, field: &str| {
+        by_id.get(s.get_ref().as_str()).copied().ok_or_else(|| {
+            err(
+                s.span().start,
+                format!("{field} = '{}': no piece has this id", s.get_ref()),
+            )
+        })
+    };
+    for (k, p) in raw.pieces.iter().enumerate() {
+        let p = p.get_ref();
+        if let Some(s) = &p.contagious {
+            pieces[k].contagious = Some(lookup(s, "contagious")?);
+        }
+        for s in &p.cannot_capture {
+            let victim = lookup(s, "cannot_capture")?;
+            if pieces[victim.index()].royal {
+                return Err(err(
+                    s.span().start,
+                    format!(
+                        "cannot_capture = '{}': a royal piece cannot be protected this way",
+                        s.get_ref()
+                    ),
+                ));
+            }
+            pieces[k].cannot_capture.insert(victim);
+        }
+    }
+    if pieces.iter().any(|p| p.contagious.is_some()) {
+        for (k, p) in raw.pieces.iter().enumerate() {
+            if pieces[k].royal && !pieces[k].contagion_immune {
+                return Err(err(
+                    p.span().start,
+                    format!(
+                        "royal piece '{}' must be contagion_immune where pieces are contagious",
+                        pieces[k].id
+                    ),
+                ));
+            }
+            if let Some(target) = pieces[k].contagious {
+                if pieces[target.index()].royal {
+                    return Err(err(
+                        p.span().start,
+                        "contagion may not turn a piece into a royal one".into(),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Setup squares of the first player, expanded (`a4-m4` is every square from a4 to m4).

@@ -6,7 +6,7 @@ mod error;
 pub mod file;
 mod load;
 
-pub use attack_tables::AttackTables;
+pub use attack_tables::{AttackTables, PieceSet};
 pub use builtin::{builtin_ids, builtin_text};
 pub use error::VariantError;
 
@@ -36,6 +36,10 @@ pub enum PromotionRule {
         /// Depth of the zone in ranks.
         depth: u8,
     },
+    /// Every capture promotes the capturer (forced) and nothing else does, apart from the
+    /// optional last-rank promotion of the pieces that have it; contagion and switchbacks are
+    /// per-piece refinements (see [`crate::promotion`]).
+    Capture,
 }
 
 /// Rule flags of a variant beyond the piece moves.
@@ -53,6 +57,35 @@ pub struct Rules {
     pub perpetual_check_loses: bool,
     /// Plies after which the game is drawn.
     pub max_plies: u32,
+    /// Under capture promotion, whether a capture also turns a promoted capturer back.
+    pub switchback: bool,
+    /// Most turn skips in a row per player, if limited.
+    pub max_consecutive_skips: Option<u8>,
+    /// Most checking moves in a row per player, if limited.
+    pub max_consecutive_checks: Option<u8>,
+}
+
+/// A set of piece kinds, as a bit mask (kinds are below [`crate::piece::MAX_KINDS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct KindSet(pub u128);
+
+impl KindSet {
+    /// Adds a kind.
+    pub fn insert(&mut self, k: PieceKind) {
+        self.0 |= 1 << k.0;
+    }
+
+    /// Whether a kind is in the set.
+    #[inline]
+    pub fn contains(self, k: PieceKind) -> bool {
+        self.0 & (1 << k.0) != 0
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
 }
 
 /// Restrictions on dropping one kind (the Hand Shogi drop rules, as data).
@@ -87,6 +120,21 @@ pub struct PieceType {
     pub demotes_to: Option<PieceKind>,
     /// Drop restrictions.
     pub drop: DropRules,
+    /// Under switchback rules: captures leave the kind unchanged.
+    pub never_flips: bool,
+    /// Under capture promotion: what capturing this piece turns the capturer into.
+    pub contagious: Option<PieceKind>,
+    /// Ignores contagion (takes its ordinary capture promotion instead).
+    pub contagion_immune: bool,
+    /// A non-capture ending on the farthest rank may promote (`+`) or not (`=`).
+    pub last_rank_promotion: bool,
+    /// Kinds this piece may not capture.
+    pub cannot_capture: KindSet,
+    /// May not capture a protected enemy royal piece.
+    pub no_capture_protected_royal: bool,
+    /// The kind it becomes by a capture, contagion aside: computed at load from the promotion
+    /// rule, so that the move generator and `make_move` read one answer.
+    pub after_capture: PieceKind,
 }
 
 /// A validated variant: board, pieces with compiled moves, setup, rules and hash keys.
@@ -114,6 +162,12 @@ pub struct Variant {
     zone: [Vec<bool>; 2],
     /// Rank from each colour's own side, per mailbox cell.
     relative_rank: [Vec<u8>; 2],
+    /// Piece codes (both colours) of the royal kinds.
+    pub(crate) royal_codes: PieceSet,
+    /// Piece codes of the kinds that may not capture protected royals.
+    pub(crate) protected_royal_rule: PieceSet,
+    /// Whether any kind is contagious.
+    pub(crate) has_contagion: bool,
 }
 
 impl Variant {
@@ -161,6 +215,18 @@ impl Variant {
     pub fn drop_rank_allowed(&self, color: Color, kind: PieceKind, sq: Square) -> bool {
         let far = self.pieces[kind.index()].drop.far_ranks;
         far == 0 || self.relative_rank(color, sq) + far < self.geometry.ranks()
+    }
+
+    /// Whether a piece code (either colour) is of a royal kind.
+    #[inline]
+    pub fn is_royal(&self, p: Piece) -> bool {
+        self.royal_codes.contains(p)
+    }
+
+    /// Whether `sq` is on `color`'s farthest rank.
+    #[inline]
+    pub fn on_last_rank(&self, color: Color, sq: Square) -> bool {
+        self.relative_rank(color, sq) + 1 == self.geometry.ranks()
     }
 
     /// Whether any piece kind has moves beyond plain leaps and slides.
