@@ -378,7 +378,7 @@ impl Tree {
             self.root = child;
             self.gumbel = None;
             // Compact when the discarded part dominates, so long games stay small.
-            if self.nodes.len() > 200_000 {
+            if self.edges.len() > 20_000 {
                 self.compact();
             }
         } else {

@@ -91,6 +91,12 @@ impl Encoder {
 
     /// Writes the input planes of `pos` into `out` (length [`Encoder::input_len`]).
     pub fn encode(&self, pos: &Position, out: &mut [f32]) {
+        self.encode_with_repetitions(pos, pos.repetitions(), out);
+    }
+
+    /// [`Encoder::encode`] with the repetition count given, for positions rebuilt from text
+    /// (training samples), whose history is not at hand.
+    pub fn encode_with_repetitions(&self, pos: &Position, repetitions: usize, out: &mut [f32]) {
         assert_eq!(out.len(), self.input_len());
         out.fill(0.0);
         let n = self.squares;
@@ -115,7 +121,7 @@ impl Encoder {
         }
         let rest = base + 2 * h;
         out[rest * n..(rest + 1) * n].fill(1.0);
-        let reps = (pos.repetitions().saturating_sub(1)) as f32 / 3.0;
+        let reps = (repetitions.saturating_sub(1)) as f32 / 3.0;
         out[(rest + 1) * n..(rest + 2) * n].fill(reps);
         let progress = pos.ply() as f32 / self.variant.rules.max_plies as f32;
         out[(rest + 2) * n..(rest + 3) * n].fill(progress);

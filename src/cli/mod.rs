@@ -3,6 +3,7 @@
 mod moves;
 mod perft;
 mod position_args;
+mod train;
 
 use clap::{Parser, Subcommand};
 
@@ -24,6 +25,12 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// List the legal moves of a position, one per line, in the canonical notation.
     Moves(moves::MovesArgs),
+    /// Self-play and training together: turns compute into a stronger player.
+    Train(train::LoopArgs),
+    /// Self-play workers only, on a run directory's store, following its published models.
+    Selfplay(train::LoopArgs),
+    /// The trainer only, on a run directory's store.
+    Trainer(train::LoopArgs),
     /// Describe the build: built-in variants and the libtorch runtime.
     Info,
 }
@@ -49,6 +56,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Perft(a) => perft::run(a),
         Command::Moves(a) => moves::run(a),
+        Command::Train(a) => train::train(a),
+        Command::Selfplay(a) => train::selfplay(a),
+        Command::Trainer(a) => train::trainer(a),
         Command::Info => {
             println!(
                 "variants: {}",

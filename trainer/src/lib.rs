@@ -1,1 +1,18 @@
-//! koma-trainer: filled in by the learning loop.
+//! koma-trainer: the training side of the loop.
+//!
+//! The [`Trainer`] takes self-play chunks into a sliding replay window, trains with a target
+//! ratio of samples to new positions, publishes models through the store and writes full
+//! checkpoints so a killed run resumes; [`session`] runs self-play and training together or
+//! apart.
+
+pub mod checkpoint;
+pub mod config;
+pub mod index;
+pub mod metrics;
+pub mod optimizer;
+pub mod replay;
+pub mod session;
+mod trainer;
+
+pub use config::{RunConfig, TrainerConfig};
+pub use trainer::{StepLosses, Trainer};

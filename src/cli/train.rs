@@ -1,0 +1,107 @@
+//! `koma train`, `koma selfplay` and `koma trainer`.
+
+use anyhow::Context;
+use clap::Args;
+use koma_rules::load_variant;
+use koma_trainer::session::{self, RunOptions};
+use koma_trainer::RunConfig;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Options shared by the three loop commands.
+#[derive(Debug, Args)]
+pub struct LoopArgs {
+    /// Variant to train (built-in id or variant file).
+    #[arg(long, default_value = "hand-shogi")]
+    pub variant: String,
+    /// Training configuration (default: the built-in CPU or GPU preset of the variant).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Run directory: store, checkpoints and TensorBoard events (default: runs/<variant>).
+    #[arg(long)]
+    pub run_dir: Option<PathBuf>,
+    /// Stop after this many minutes (default: until Ctrl-C).
+    #[arg(long)]
+    pub minutes: Option<f64>,
+    /// Stop after this many training steps.
+    #[arg(long)]
+    pub steps: Option<u64>,
+    /// Stop each self-play worker after this many games.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Name of this process's self-play workers in the store (stable across restarts).
+    #[arg(long, default_value = "local")]
+    pub worker_id: String,
+}
+
+fn options(a: &LoopArgs) -> anyhow::Result<RunOptions> {
+    let variant = load_variant(&a.variant)?;
+    let config = match &a.config {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| p.display().to_string())?;
+            RunConfig::parse(&text, &p.display().to_string())?
+        }
+        None => {
+            let class = if tch::Cuda::is_available() {
+                "gpu"
+            } else {
+                "cpu"
+            };
+            RunConfig::preset(&variant.id, class)
+                .or_else(|| RunConfig::preset(&variant.id, "cpu"))
+                .with_context(|| {
+                    format!(
+                        "no built-in training preset for '{}' (presets: {}); pass --config",
+                        variant.id,
+                        RunConfig::preset_names().join(", ")
+                    )
+                })?
+        }
+    };
+    anyhow::ensure!(
+        load_variant(&config.variant)?.id == variant.id,
+        "the configuration is for '{}', not '{}'",
+        config.variant,
+        variant.id
+    );
+    let run_dir = a
+        .run_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("runs").join(&variant.id));
+    std::fs::create_dir_all(&run_dir).with_context(|| run_dir.display().to_string())?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let s = stop.clone();
+    ctrlc::set_handler(move || {
+        if s.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+        eprintln!("stopping after the current step (Ctrl-C again to quit at once)");
+    })
+    .context("installing the Ctrl-C handler")?;
+    Ok(RunOptions {
+        run_dir,
+        config,
+        variant,
+        minutes: a.minutes,
+        max_steps: a.steps,
+        max_games: a.games,
+        stop,
+        worker_prefix: a.worker_id.clone(),
+    })
+}
+
+/// Self-play and training in one process.
+pub fn train(a: LoopArgs) -> anyhow::Result<()> {
+    session::train(&options(&a)?)
+}
+
+/// Self-play only.
+pub fn selfplay(a: LoopArgs) -> anyhow::Result<()> {
+    session::selfplay(&options(&a)?)
+}
+
+/// Training only.
+pub fn trainer(a: LoopArgs) -> anyhow::Result<()> {
+    session::trainer(&options(&a)?)
+}

@@ -1,0 +1,124 @@
+//! Training settings and the whole-run configuration file.
+
+use koma_model::Arch;
+use koma_selfplay::SelfplayConfig;
+use serde::{Deserialize, Serialize};
+
+/// How the trainer samples, optimises, publishes and checkpoints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TrainerConfig {
+    /// Positions per training step.
+    pub batch_size: usize,
+    /// Learning rate after warm-up.
+    pub learning_rate: f64,
+    /// Steps of linear warm-up.
+    pub warmup_steps: u64,
+    /// SGD momentum (Nesterov).
+    pub momentum: f64,
+    /// Decoupled weight decay of the weights (not of biases and norms).
+    pub weight_decay: f64,
+    /// Weight of the value loss.
+    pub value_weight: f64,
+    /// The replay window: most recent positions sampled from.
+    pub window_positions: usize,
+    /// Training starts when the window holds this many positions.
+    pub min_positions: usize,
+    /// Samples trained per new self-play position; the trainer waits for data above it.
+    pub target_ratio: f64,
+    /// Publish a model every this many steps.
+    pub publish_every: u64,
+    /// Save a full checkpoint every this many steps.
+    pub checkpoint_every: u64,
+}
+
+impl Default for TrainerConfig {
+    fn default() -> Self {
+        TrainerConfig {
+            batch_size: 128,
+            learning_rate: 0.02,
+            warmup_steps: 50,
+            momentum: 0.9,
+            weight_decay: 1e-4,
+            value_weight: 1.0,
+            window_positions: 50_000,
+            min_positions: 1_000,
+            target_ratio: 4.0,
+            publish_every: 100,
+            checkpoint_every: 100,
+        }
+    }
+}
+
+/// A whole training run's configuration: `configs/train/*.toml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    /// Variant id (or variant file) this preset is for.
+    pub variant: String,
+    /// `auto`, `cpu` or `cuda[:N]`.
+    #[serde(default = "default_device")]
+    pub device: String,
+    /// libtorch threads per process (0: half the cores, at least 1).
+    #[serde(default)]
+    pub torch_threads: usize,
+    /// Network.
+    pub model: Arch,
+    /// Self-play.
+    #[serde(default)]
+    pub selfplay: SelfplayConfig,
+    /// Trainer.
+    #[serde(default)]
+    pub trainer: TrainerConfig,
+}
+
+fn default_device() -> String {
+    "auto".into()
+}
+
+/// Built-in presets, embedded so `koma train` needs no file.
+const PRESETS: &[(&str, &str)] = &[
+    (
+        "hand-shogi-cpu",
+        include_str!("../../configs/train/hand-shogi-cpu.toml"),
+    ),
+    (
+        "hand-shogi-gpu",
+        include_str!("../../configs/train/hand-shogi-gpu.toml"),
+    ),
+];
+
+impl RunConfig {
+    /// Parses a configuration; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> anyhow::Result<RunConfig> {
+        toml::from_str(text).map_err(|e| {
+            let at = e.span().map_or(0, |s| s.start).min(text.len());
+            let line = text[..at].matches('\n').count() + 1;
+            anyhow::anyhow!("{file}:{line}: {}", e.message())
+        })
+    }
+
+    /// The embedded preset for a variant and device class (`cpu` or `gpu`).
+    pub fn preset(variant: &str, class: &str) -> Option<RunConfig> {
+        let name = format!("{variant}-{class}");
+        PRESETS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(n, t)| RunConfig::parse(t, n).expect("embedded presets parse"))
+    }
+
+    /// Names of the embedded presets.
+    pub fn preset_names() -> Vec<&'static str> {
+        PRESETS.iter().map(|(n, _)| *n).collect()
+    }
+
+    /// The libtorch thread count to use.
+    pub fn threads(&self) -> i32 {
+        if self.torch_threads > 0 {
+            self.torch_threads as i32
+        } else {
+            let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+            (cores / 2).max(1) as i32
+        }
+    }
+}

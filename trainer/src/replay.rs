@@ -1,0 +1,149 @@
+//! The replay window: the most recent training positions, rebuilt from game records.
+//!
+//! A sample keeps its position as text plus the repetition count (the text has no history),
+//! its sparse policy target and the game result for the side to move; inputs are encoded when
+//! a batch is drawn, which keeps the window small even for 19x19 variants.
+
+use koma_model::{Model, Request};
+use koma_rules::{Move, Position, Variant};
+use koma_selfplay::{sorted_legal, GameRecord};
+use rand::Rng;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// One training position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    /// Position text.
+    pub text: String,
+    /// Occurrences of the position in its game so far.
+    pub repetitions: u8,
+    /// (index among the sorted legal moves, probability).
+    pub policy: Vec<(u16, f32)>,
+    /// Win/draw/loss of the game for the side to move.
+    pub wdl: [f32; 3],
+}
+
+/// The samples of a game record (its full-search positions).
+pub fn samples_of(record: &GameRecord, variant: &Arc<Variant>) -> Result<Vec<Sample>, String> {
+    let mut out = Vec::with_capacity(record.samples());
+    record
+        .replay(variant, |pos, _moves, search| {
+            if let Some(s) = search {
+                out.push(Sample {
+                    text: pos.to_text(),
+                    repetitions: pos.repetitions().min(255) as u8,
+                    policy: s.policy.clone(),
+                    wdl: record.result.wdl_for(pos.side_to_move()),
+                });
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// The most recent samples, oldest dropped first.
+#[derive(Debug, Default)]
+pub struct ReplayWindow {
+    samples: VecDeque<Sample>,
+    capacity: usize,
+}
+
+/// A drawn batch: requests for the network and dense targets aligned with their moves.
+#[derive(Debug)]
+pub struct TrainingBatch {
+    /// Encoded positions.
+    pub requests: Vec<Request>,
+    /// Policy target per move, flattened in request order.
+    pub policy: Vec<f32>,
+    /// WDL targets, flattened.
+    pub wdl: Vec<f32>,
+}
+
+impl ReplayWindow {
+    /// An empty window of `capacity` samples.
+    pub fn new(capacity: usize) -> ReplayWindow {
+        ReplayWindow {
+            samples: VecDeque::with_capacity(capacity.min(1 << 20)),
+            capacity: capacity.max(1),
+        }
+    }
+
+    /// Number of samples held.
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    /// Whether the window is empty.
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+
+    /// Adds samples at the new end.
+    pub fn push(&mut self, s: Vec<Sample>) {
+        for x in s {
+            if self.samples.len() == self.capacity {
+                self.samples.pop_front();
+            }
+            self.samples.push_back(x);
+        }
+    }
+
+    /// Adds older samples at the old end (rebuilding after a restart), while room remains.
+    pub fn push_old(&mut self, s: Vec<Sample>) {
+        for x in s.into_iter().rev() {
+            if self.samples.len() >= self.capacity {
+                return;
+            }
+            self.samples.push_front(x);
+        }
+    }
+
+    /// Whether the window is full.
+    pub fn is_full(&self) -> bool {
+        self.samples.len() >= self.capacity
+    }
+
+    /// Draws `n` samples uniformly and encodes them for `model`.
+    pub fn draw(
+        &self,
+        n: usize,
+        model: &Model,
+        variant: &Arc<Variant>,
+        rng: &mut impl Rng,
+    ) -> TrainingBatch {
+        let enc = model.encoder();
+        let mut requests = Vec::with_capacity(n);
+        let mut policy = Vec::new();
+        let mut wdl = Vec::with_capacity(3 * n);
+        while requests.len() < n && !self.samples.is_empty() {
+            let s = &self.samples[rng.gen_range(0..self.samples.len())];
+            let Ok(mut pos) = Position::from_text(variant, &s.text) else {
+                continue;
+            };
+            let moves: Vec<Move> = sorted_legal(&mut pos);
+            if moves.is_empty() {
+                continue;
+            }
+            let mut input = vec![0.0; enc.input_len()];
+            enc.encode_with_repetitions(&pos, s.repetitions as usize, &mut input);
+            let mut target = vec![0.0f32; moves.len()];
+            for &(i, p) in &s.policy {
+                if let Some(t) = target.get_mut(i as usize) {
+                    *t = p;
+                }
+            }
+            policy.extend_from_slice(&target);
+            wdl.extend_from_slice(&s.wdl);
+            requests.push(Request {
+                input,
+                moves: moves.iter().map(|m| enc.move_index(&pos, m)).collect(),
+            });
+        }
+        TrainingBatch {
+            requests,
+            policy,
+            wdl,
+        }
+    }
+}
