@@ -1,5 +1,6 @@
 //! Command-line interface: one subcommand per job.
 
+mod bench;
 mod moves;
 mod perft;
 mod position_args;
@@ -31,6 +32,8 @@ pub enum Command {
     Selfplay(train::LoopArgs),
     /// The trainer only, on a run directory's store.
     Trainer(train::LoopArgs),
+    /// Measure search, network and self-play throughput (and memory over time).
+    Bench(bench::BenchArgs),
     /// Describe the build: built-in variants and the libtorch runtime.
     Info,
 }
@@ -57,6 +60,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Perft(a) => perft::run(a),
         Command::Moves(a) => moves::run(a),
         Command::Train(a) => train::train(a),
+        Command::Bench(a) => bench::run(a),
         Command::Selfplay(a) => train::selfplay(a),
         Command::Trainer(a) => train::trainer(a),
         Command::Info => {

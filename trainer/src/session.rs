@@ -324,6 +324,8 @@ pub fn train(opts: &RunOptions) -> anyhow::Result<()> {
             }
         }
     })();
+    let step = trainer.state.step;
+    rates.report(&rig.stats, trainer.metrics(), step);
     rig.stop()?;
     trainer.ingest()?;
     trainer.checkpoint()?;

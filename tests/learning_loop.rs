@@ -1,0 +1,155 @@
+//! The learning loop end to end on a tiny network: self-play -> train -> publish -> reload ->
+//! arena, and the TensorBoard events a run leaves behind.
+
+use koma_rules::load_variant;
+use koma_selfplay::{chunk, publish, Store};
+use koma_trainer::session::{self, RunOptions};
+use koma_trainer::RunConfig;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// A network and schedule small enough for a test on two cores.
+fn tiny_config(variant: &str) -> RunConfig {
+    RunConfig::parse(
+        &format!(
+            r#"
+variant = "{variant}"
+device = "cpu"
+torch_threads = 1
+[model]
+blocks = 1
+channels = 8
+gpool_every = 1
+head_dim = 4
+value_channels = 2
+value_hidden = 8
+[selfplay]
+workers = 1
+games_per_worker = 6
+full_simulations = 8
+fast_simulations = 2
+full_search_fraction = 0.5
+opening_plies = 2
+games_per_chunk = 1
+max_batch = 64
+[trainer]
+batch_size = 16
+warmup_steps = 2
+window_positions = 5000
+min_positions = 32
+target_ratio = 8.0
+publish_every = 3
+checkpoint_every = 3
+"#
+        ),
+        "tiny.toml",
+    )
+    .unwrap()
+}
+
+fn run_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("koma-loop-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn options(dir: &Path, variant: &str, minutes: f64) -> RunOptions {
+    RunOptions {
+        run_dir: dir.to_path_buf(),
+        config: tiny_config(variant),
+        variant: load_variant(variant).unwrap(),
+        minutes: Some(minutes),
+        max_steps: None,
+        max_games: None,
+        stop: Arc::new(AtomicBool::new(false)),
+        worker_prefix: "test".into(),
+    }
+}
+
+/// Reads every scalar tag of the TensorBoard event files under `dir`.
+fn tensorboard_tags(dir: &Path) -> std::collections::BTreeMap<String, usize> {
+    use protobuf::Message;
+    let mut tags = std::collections::BTreeMap::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let bytes = std::fs::read(e.path()).unwrap();
+        let mut at = 0;
+        // TFRecord framing: u64 length, u32 masked CRC, data, u32 masked CRC.
+        while at + 12 <= bytes.len() {
+            let len = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+            let data = &bytes[at + 12..at + 12 + len];
+            at += 12 + len + 4;
+            let event = tensorboard_proto::event::Event::parse_from_bytes(data).unwrap();
+            for v in event.get_summary().get_value() {
+                *tags.entry(v.get_tag().to_owned()).or_insert(0) += 1;
+            }
+        }
+    }
+    tags
+}
+
+fn check_run(dir: &Path, variant: &str) {
+    let store = Store::local(&dir.join("store")).unwrap();
+    let v = load_variant(variant).unwrap();
+    // Published models: the initial one and later ones.
+    let latest = publish::latest(&store).unwrap().expect("a published model");
+    assert!(latest.step >= 3, "training went on: {latest:?}");
+    let models: Vec<String> = store.list("models").unwrap();
+    assert!(models.iter().any(|k| k.ends_with("0000000000.json")));
+    // Games were recorded, replay under the rules, and later ones were played by a reloaded model.
+    let mut games = 0;
+    let mut reloaded = 0;
+    for key in store.list("games").unwrap() {
+        let records = chunk::decode(&key, &store.get(&key).unwrap().unwrap()).unwrap();
+        for r in records {
+            r.replay(&v, |_, _, _| {}).unwrap();
+            games += 1;
+            if r.model_step > 0 {
+                reloaded += 1;
+            }
+        }
+    }
+    assert!(games >= 2, "{games} games");
+    assert!(
+        reloaded >= 1,
+        "no game was played by a reloaded model ({games} games)"
+    );
+    // The newest model plays an arena match.
+    let stem = publish::download(&store, &latest, &dir.join("arena-cache")).unwrap();
+    let a: koma_engine::arena::PlayerSpec =
+        format!("model:{}:sims=8", stem.display()).parse().unwrap();
+    let b: koma_engine::arena::PlayerSpec = "random".parse().unwrap();
+    let mut cfg = koma_engine::arena::MatchConfig::new(v.clone(), a, b, 2);
+    cfg.max_plies = Some(60);
+    let report = koma_engine::arena::run_match(&cfg).unwrap();
+    assert_eq!(report.games.len(), 2);
+}
+
+#[test]
+fn hand_shogi_selfplay_train_publish_reload_arena() {
+    let dir = run_dir("hand");
+    session::train(&options(&dir, "hand-shogi", 0.75)).unwrap();
+    check_run(&dir, "hand-shogi");
+
+    let tags = tensorboard_tags(&dir.join("tb").join("trainer"));
+    for t in [
+        "loss/policy",
+        "loss/value",
+        "loss/total",
+        "train/learning_rate",
+        "selfplay/games_per_second",
+        "selfplay/positions_per_second",
+        "evaluator/batch_size",
+        "evaluator/utilisation",
+        "selfplay/game_length",
+        "results/black_win_rate",
+        "results/white_win_rate",
+        "results/draw_rate",
+    ] {
+        assert!(
+            tags.get(t).copied().unwrap_or(0) > 0,
+            "no '{t}' in {tags:?}"
+        );
+    }
+}
