@@ -1,0 +1,27 @@
+//! The arena: matches between two players, with paired openings, batched model search and an
+//! Elo estimate.
+//!
+//! - [`player`]: the players a match can pit against each other, parsed from text;
+//! - [`values`] and [`baseline`]: the baselines that need no network (random, greedy capture);
+//! - [`opening`]: the seeded random openings that make paired games differ from each other;
+//! - [`game`]: one game in progress, with its search trees;
+//! - [`driver`]: runs every game of a match at once, batching model evaluations;
+//! - [`report`] and [`elo`]: what a match says about the two players.
+
+pub mod baseline;
+pub mod driver;
+pub mod elo;
+pub mod error;
+pub mod game;
+pub mod opening;
+pub mod player;
+pub mod progress;
+pub mod report;
+pub mod values;
+
+pub use driver::{run_match, MatchConfig};
+pub use elo::{elo_from_score, EloEstimate};
+pub use error::ArenaError;
+pub use player::{ModelPlayer, PlayerParseError, PlayerSpec, DEFAULT_SIMS};
+pub use report::{ColourStats, EndReason, GameRecord, MatchReport};
+pub use values::PieceValues;
