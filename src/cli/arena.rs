@@ -1,0 +1,58 @@
+//! `koma arena`: a match between two players, with the results table and Elo.
+
+use clap::Args;
+use koma_engine::arena::{run_match, MatchConfig, PlayerSpec};
+use koma_rules::load_variant;
+
+/// Options of `koma arena`.
+#[derive(Debug, Args)]
+pub struct ArenaArgs {
+    /// Built-in variant id (e.g. hand-shogi) or path to a variant TOML file.
+    #[arg(long, default_value = "hand-shogi")]
+    pub variant: String,
+    /// Player A (scores and Elo are A's): random, greedy, or model:PATH[:sims=N][:gumbel]
+    /// (PATH: checkpoint stem or its .json/.safetensors file; sims default 64).
+    #[arg(long = "a", value_name = "PLAYER")]
+    pub a: PlayerSpec,
+    /// Player B, in the same form as player A.
+    #[arg(long = "b", value_name = "PLAYER")]
+    pub b: PlayerSpec,
+    /// Games to play: an even number (pairs of one opening played with each colour).
+    #[arg(long)]
+    pub games: usize,
+    /// Random plies from the start position that make each pair's opening.
+    #[arg(long, default_value_t = 4)]
+    pub opening_plies: u32,
+    /// Seed of the openings, the baseline players and the searches.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// CPU threads for the network. One is fastest for small networks and on busy machines
+    /// (idle threads of libtorch spin); raise it for large networks on an idle machine.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Position text to start from instead of the variant's start position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Adjudicate a draw at this many plies, before the variant's own limit.
+    #[arg(long)]
+    pub max_plies: Option<u32>,
+    /// Most games in flight at once (default: all); fewer means smaller batches but less
+    /// memory for search trees.
+    #[arg(long)]
+    pub concurrent: Option<usize>,
+}
+
+/// Plays the match and prints the results table.
+pub fn run(a: ArenaArgs) -> anyhow::Result<()> {
+    let variant = load_variant(&a.variant)?;
+    let mut cfg = MatchConfig::new(variant, a.a, a.b, a.games);
+    cfg.opening_plies = a.opening_plies;
+    cfg.seed = a.seed;
+    cfg.threads = Some(a.threads);
+    cfg.start = a.fen;
+    cfg.max_plies = a.max_plies;
+    cfg.concurrency = a.concurrent;
+    let report = run_match(&cfg)?;
+    println!("{report}");
+    Ok(())
+}
