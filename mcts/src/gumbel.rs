@@ -14,6 +14,9 @@ pub(crate) struct GumbelRoot {
     schedule: Vec<u32>,
     /// Root simulations already started when the schedule began (the root's own evaluation).
     offset: u32,
+    /// Visits each root move had when this search began (tree reuse): the schedule counts only
+    /// the visits of this search.
+    start_visits: Vec<u32>,
 }
 
 /// Visit counts, per simulation, that sequential halving gives the considered moves: in each
@@ -54,6 +57,7 @@ impl GumbelRoot {
             base,
             schedule: considered_visits(m, tree.budget as usize),
             offset: tree.root_sims,
+            start_visits: tree.edges[a..b].iter().map(|e| e.n).collect(),
         }
     }
 
@@ -67,7 +71,7 @@ impl GumbelRoot {
         let mut best = None;
         let mut best_score = f32::NEG_INFINITY;
         for (i, (e, s)) in tree.edges[a..b].iter().zip(&sigma).enumerate() {
-            let n = e.n + e.inflight;
+            let n = e.n + e.inflight - self.start_visits[i];
             if let Some(t) = target {
                 if n != t {
                     continue;
@@ -84,14 +88,15 @@ impl GumbelRoot {
         best.unwrap_or_else(|| a + self.final_choice(tree))
     }
 
-    /// Index (within the root's edges) of the move to play: the best-scoring among the most
-    /// visited moves.
+    /// Index (within the root's edges) of the move to play: the best-scoring among the moves
+    /// most visited by this search.
     pub(crate) fn final_choice(&self, tree: &Tree) -> usize {
         let (a, b) = tree.edge_range(tree.root);
-        let max_n = tree.edges[a..b].iter().map(|e| e.n).max().unwrap_or(0);
+        let visits = |i: usize| tree.edges[a + i].n - self.start_visits[i];
+        let max_n = (0..(b - a)).map(visits).max().unwrap_or(0);
         let sigma = completed_sigma(tree);
         (0..(b - a))
-            .filter(|&i| tree.edges[a + i].n == max_n)
+            .filter(|&i| visits(i) == max_n)
             .max_by(|&x, &y| {
                 (self.base[x] + sigma[x])
                     .partial_cmp(&(self.base[y] + sigma[y]))

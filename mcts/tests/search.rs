@@ -88,3 +88,31 @@ fn no_result_when_the_game_is_over() {
     let mut tree = Tree::new(SearchConfig::default(), 5);
     assert!(search(&mut tree, &mut pos, &UniformEvaluator, 10, 1, false).is_none());
 }
+
+#[test]
+fn gumbel_with_tree_reuse_spreads_the_new_visits_by_its_schedule() {
+    let v = load_variant("hand-shogi").unwrap();
+    let mut pos = Position::start(&v);
+    let cfg = SearchConfig {
+        gumbel: true,
+        gumbel_considered: 8,
+        ..SearchConfig::default()
+    };
+    let mut tree = Tree::new(cfg, 9);
+    let r = search(&mut tree, &mut pos, &UniformEvaluator, 64, 1, true).unwrap();
+    tree.advance(r.best);
+    pos.make_move(r.best);
+    let before: Vec<u32> = tree.root_children().iter().map(|c| c.1).collect();
+    let r2 = search(&mut tree, &mut pos, &UniformEvaluator, 64, 1, true).unwrap();
+    let new_visits: Vec<u32> = r2
+        .visits
+        .iter()
+        .zip(&before)
+        .map(|(v, b)| v.1 - b)
+        .collect();
+    // Sequential halving over 8 considered moves: at least 8 different moves get new visits.
+    assert!(
+        new_visits.iter().filter(|&&n| n > 0).count() >= 8,
+        "{new_visits:?}"
+    );
+}

@@ -197,6 +197,20 @@ impl Model {
                 .reshape([-1])
                 .try_into()
                 .unwrap_or_default();
+            let moves: usize = batch.counts.iter().sum();
+            if probs.len() != moves || wdl.len() != 3 * batch.counts.len() {
+                // A failed conversion: fall back to uniform priors and an even value rather
+                // than stopping the search (the search normalises empty priors).
+                tracing::error!("network output of unexpected size; using uniform evaluations");
+                return batch
+                    .counts
+                    .iter()
+                    .map(|_| Evaluation {
+                        priors: Vec::new(),
+                        wdl: [0.0, 1.0, 0.0],
+                    })
+                    .collect();
+            }
             let mut at = 0;
             batch
                 .counts
@@ -217,11 +231,17 @@ impl Model {
         })
     }
 
-    /// Paths of the two files of checkpoint `stem`: weights and metadata.
+    /// Paths of the two files of checkpoint `stem`: weights and metadata. The stem may also be
+    /// given as either file's path; other dots in the name are kept (`step-1.5`).
     pub fn files(stem: &Path) -> (PathBuf, PathBuf) {
+        let s = stem.to_string_lossy();
+        let base = s
+            .strip_suffix(".safetensors")
+            .or_else(|| s.strip_suffix(".json"))
+            .unwrap_or(&s);
         (
-            stem.with_extension("safetensors"),
-            stem.with_extension("json"),
+            PathBuf::from(format!("{base}.safetensors")),
+            PathBuf::from(format!("{base}.json")),
         )
     }
 

@@ -1,5 +1,6 @@
 //! Command-line interface: one subcommand per job.
 
+mod arena;
 mod bench;
 mod moves;
 mod perft;
@@ -32,6 +33,8 @@ pub enum Command {
     Selfplay(train::LoopArgs),
     /// The trainer only, on a run directory's store.
     Trainer(train::LoopArgs),
+    /// Play a match between two players (paired openings) and report results and Elo.
+    Arena(arena::ArenaArgs),
     /// Measure search, network and self-play throughput (and memory over time).
     Bench(bench::BenchArgs),
     /// Describe the build: built-in variants and the libtorch runtime.
@@ -61,6 +64,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Moves(a) => moves::run(a),
         Command::Train(a) => train::train(a),
         Command::Bench(a) => bench::run(a),
+        Command::Arena(a) => arena::run(a),
         Command::Selfplay(a) => train::selfplay(a),
         Command::Trainer(a) => train::trainer(a),
         Command::Info => {

@@ -86,6 +86,30 @@ const PRESETS: &[(&str, &str)] = &[
         "hand-shogi-gpu",
         include_str!("../../configs/train/hand-shogi-gpu.toml"),
     ),
+    (
+        "shoko-shogi-cpu",
+        include_str!("../../configs/train/shoko-shogi-cpu.toml"),
+    ),
+    (
+        "shoko-shogi-gpu",
+        include_str!("../../configs/train/shoko-shogi-gpu.toml"),
+    ),
+    (
+        "gyaku-sama-shogi-cpu",
+        include_str!("../../configs/train/gyaku-sama-shogi-cpu.toml"),
+    ),
+    (
+        "gyaku-sama-shogi-gpu",
+        include_str!("../../configs/train/gyaku-sama-shogi-gpu.toml"),
+    ),
+    (
+        "hook-shogi-cpu",
+        include_str!("../../configs/train/hook-shogi-cpu.toml"),
+    ),
+    (
+        "hook-shogi-gpu",
+        include_str!("../../configs/train/hook-shogi-gpu.toml"),
+    ),
 ];
 
 impl RunConfig {

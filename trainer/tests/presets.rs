@@ -1,0 +1,31 @@
+//! Every built-in training preset parses, names a built-in variant, and builds a network that
+//! evaluates that variant's start position.
+
+use koma_mcts::Evaluator;
+use koma_model::Model;
+use koma_rules::{load_variant, Position};
+use koma_trainer::RunConfig;
+
+#[test]
+fn every_preset_builds_its_network() {
+    let names = RunConfig::preset_names();
+    assert!(names.len() >= 2);
+    for name in names {
+        let (variant, class) = name.rsplit_once('-').unwrap();
+        let cfg = RunConfig::preset(variant, class).unwrap();
+        assert_eq!(cfg.variant, variant, "{name}");
+        let v = load_variant(&cfg.variant).unwrap();
+        let model = Model::new(&v, &cfg.model, tch::Device::Cpu);
+        let mut pos = Position::start(&v);
+        let moves = pos.legal_moves();
+        let e = model.evaluate(vec![model.prepare(&pos, &moves)]);
+        assert_eq!(e[0].priors.len(), moves.len(), "{name}");
+    }
+}
+
+#[test]
+fn a_malformed_configuration_names_its_line() {
+    let text = "variant = \"hand-shogi\"\n[model]\nblocks = \"many\"\n";
+    let e = RunConfig::parse(text, "bad.toml").unwrap_err().to_string();
+    assert!(e.starts_with("bad.toml:3:"), "{e}");
+}
