@@ -35,18 +35,17 @@ impl Position {
         false
     }
 
-    /// Generates the moves of `by`'s pieces selected by `select` and looks for a capture on `sq`.
+    /// Walks the paths of `by`'s pieces selected by `select` that can reach `sq`, looking for
+    /// a capture on it.
     fn complex_attack(&self, sq: Square, by: Color, select: impl Fn(Piece) -> bool) -> bool {
-        let mut moves = Vec::new();
-        for &from in self.variant.geometry.squares() {
+        let g = &self.variant.geometry;
+        let (tf, tr) = (g.file_of(sq) as i32, g.rank_of(sq) as i32);
+        for &from in g.squares() {
             let p = self.board[from.index()];
             if p.is_color(by) && select(p) {
-                moves.clear();
-                self.generate_piece_complex(from, p, &mut moves);
-                if moves
-                    .iter()
-                    .any(|m| (m.to() == sq && m.to() != from) || m.kills().contains(&sq))
-                {
+                let reach = &self.variant.piece(p.kind()).moves[by.index()].reach;
+                let (df, dr) = (tf - g.file_of(from) as i32, tr - g.rank_of(from) as i32);
+                if reach.may_reach(df, dr) && self.complex_attacks(from, p, sq) {
                     return true;
                 }
             }
@@ -80,13 +79,6 @@ impl Position {
                 }
             }
         }
-        if !table.is_simple() {
-            let mut moves = Vec::new();
-            self.generate_kind_from(from, Piece::new(kind, color), &mut moves);
-            return moves
-                .iter()
-                .any(|m| m.to() == target || m.kills().contains(&target));
-        }
-        false
+        !table.is_simple() && self.complex_attacks(from, Piece::new(kind, color), target)
     }
 }

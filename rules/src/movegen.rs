@@ -7,6 +7,7 @@ use crate::piece::{Piece, PieceKind};
 use crate::position::Position;
 use crate::square::Square;
 use crate::variant::PromotionRule;
+use crate::walker::{CellSet, MoveSink};
 
 impl Position {
     /// Appends every pseudo-legal move of the side to move.
@@ -26,7 +27,9 @@ impl Position {
     /// Appends the moves of piece `p` standing (or imagined) on `from`.
     pub(crate) fn generate_kind_from(&self, from: Square, p: Piece, out: &mut Vec<Move>) {
         let table = &self.variant.piece(p.kind()).moves[p.color().index()];
-        let start = out.len();
+        if table.may_repeat {
+            return self.generate_kind_from_dedup(from, p, out);
+        }
         let us = p.color();
         let f = from.0 as i32;
         for l in &table.leaps {
@@ -53,11 +56,49 @@ impl Position {
                 break;
             }
         }
-        if !table.is_simple() {
-            self.generate_piece_complex(from, p, out);
+    }
+
+    /// [`Position::generate_kind_from`] for tables whose entries can give the same move twice:
+    /// each move is added once (a destination without kills is remembered in a cell set).
+    fn generate_kind_from_dedup(&self, from: Square, p: Piece, out: &mut Vec<Move>) {
+        let table = &self.variant.piece(p.kind()).moves[p.color().index()];
+        let us = p.color();
+        let f = from.0 as i32;
+        let start = out.len();
+        let mut sink = MoveSink {
+            piece: p,
+            out,
+            start,
+            seen: CellSet::new(),
+        };
+        for l in &table.leaps {
+            let t = (f + l.delta) as usize;
+            let q = self.board[t];
+            if ((q.is_empty() && l.m) || (l.c && q.is_piece() && q.color() != us))
+                && sink.seen.insert(t)
+            {
+                self.add_board_move(p, Move::new(from, Square(t as u16)), sink.out);
+            }
         }
-        if table.may_repeat {
-            dedup_from(out, start);
+        for s in &table.slides {
+            let mut t = f;
+            for _ in 0..s.range {
+                t += s.delta;
+                let q = self.board[t as usize];
+                if q.is_empty() {
+                    if s.m && sink.seen.insert(t as usize) {
+                        self.add_board_move(p, Move::new(from, Square(t as u16)), sink.out);
+                    }
+                    continue;
+                }
+                if s.c && q.is_piece() && q.color() != us && sink.seen.insert(t as usize) {
+                    self.add_board_move(p, Move::new(from, Square(t as u16)), sink.out);
+                }
+                break;
+            }
+        }
+        if !table.is_simple() {
+            self.generate_piece_complex(from, &mut sink);
         }
     }
 
@@ -152,31 +193,4 @@ impl Position {
             .filter(|sq| self.board[sq.index()] == p)
             .fold(0u32, |acc, &sq| acc | 1 << g.file_of(sq))
     }
-}
-
-/// Removes moves equal to an earlier one in `out[start..]`, where two moves are equal when they
-/// have the same origin, destination, promotion and set of kill squares (a capture on the
-/// destination counts once).
-fn dedup_from(out: &mut Vec<Move>, start: usize) {
-    let mut i = start;
-    while i < out.len() {
-        if out[start..i].iter().any(|m| same_move(m, &out[i])) {
-            out.remove(i);
-        } else {
-            i += 1;
-        }
-    }
-}
-
-/// Move identity: same origin or drop, destination, promotion and set of kill squares.
-pub(crate) fn same_move(a: &Move, b: &Move) -> bool {
-    if a.from() != b.from()
-        || a.to() != b.to()
-        || a.promotion() != b.promotion()
-        || a.dropped() != b.dropped()
-        || a.kills().len() != b.kills().len()
-    {
-        return false;
-    }
-    a.kills().iter().all(|k| b.kills().contains(k))
 }

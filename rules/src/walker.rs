@@ -3,23 +3,66 @@
 //! The origin counts as empty for the whole move (a piece may step out and come back); squares
 //! captured on earlier legs keep their victims until the move ends, and a final leg ending on
 //! such a square is a capture there (and that square is then not listed as a kill).
+//!
+//! The walk follows the table's prefix tree ([`LegNode`]), so legs that several paths begin
+//! with are walked once. What it finds goes to a [`Sink`]: the move generator's sink removes
+//! duplicates and adds the moves with their promotion choices; the attack test's sink stops at
+//! the first move that captures on its target.
 
+use crate::color::Color;
 use crate::mv::{Move, MAX_KILLS};
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::square::Square;
-use crate::xbetza::{Leg, Path};
+use crate::xbetza::LegNode;
+
+/// Receives the moves a walk finds.
+pub(crate) trait Sink {
+    /// A move ending on `to` with the walk's current kills; returns true to stop the walk.
+    fn found(&mut self, walk: &Walk, to: i32) -> bool;
+}
 
 /// Walk state shared by the legs of one path.
-struct Walk<'a> {
+pub(crate) struct Walk<'a> {
     pos: &'a Position,
-    from: Square,
-    piece: Piece,
+    pub(crate) from: Square,
+    color: Color,
     kills: [Square; MAX_KILLS],
     nkills: usize,
 }
 
-impl Walk<'_> {
+impl<'a> Walk<'a> {
+    pub(crate) fn new(pos: &'a Position, from: Square, color: Color) -> Walk<'a> {
+        Walk {
+            pos,
+            from,
+            color,
+            kills: [Square(0); MAX_KILLS],
+            nkills: 0,
+        }
+    }
+
+    /// The kill squares of a move ending on `to`: in path order, each once, without `to`
+    /// (a final leg back onto a killed square captures there). Returns their number.
+    #[inline]
+    pub(crate) fn kills_for(&self, to: i32, kills: &mut [Square; MAX_KILLS]) -> usize {
+        let to = Square(to as u16);
+        let mut n = 0;
+        for &k in &self.kills[..self.nkills] {
+            if k != to && !kills[..n].contains(&k) {
+                kills[n] = k;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Whether `sq` is captured by a move ending on `to` found now.
+    #[inline]
+    pub(crate) fn captures_on(&self, to: i32, sq: i32) -> bool {
+        (to == sq && to != self.from.0 as i32) || self.killed(sq)
+    }
+
     #[inline]
     fn at(&self, sq: i32) -> Piece {
         if sq == self.from.0 as i32 {
@@ -31,102 +74,76 @@ impl Walk<'_> {
 
     #[inline]
     fn is_enemy(&self, q: Piece) -> bool {
-        q.is_piece() && q.color() != self.piece.color()
+        q.is_piece() && q.color() != self.color
     }
 
-    fn emit(&self, to: i32, out: &mut Vec<Move>) {
-        let to = Square(to as u16);
-        let mut kills = [Square(0); MAX_KILLS];
-        let mut n = 0;
-        for &k in &self.kills[..self.nkills] {
-            if k != to && !kills[..n].contains(&k) {
-                kills[n] = k;
-                n += 1;
+    #[inline]
+    fn killed(&self, t: i32) -> bool {
+        self.kills[..self.nkills].contains(&Square(t as u16))
+    }
+
+    /// Walks the legs `nodes` from `cur`; true if the sink stopped the walk.
+    pub(crate) fn nodes<S: Sink>(&mut self, nodes: &[LegNode], cur: i32, sink: &mut S) -> bool {
+        for n in nodes {
+            let stop = if n.leg.range == 1 && !n.leg.skip_first {
+                self.leap(n, cur, sink)
+            } else {
+                self.slide(n, cur, sink)
+            };
+            if stop {
+                return true;
             }
         }
-        self.pos.add_board_move(
-            self.piece,
-            Move::with_kills(self.from, &kills[..n], to),
-            out,
-        );
+        false
     }
 
-    /// Continues with leg `i` from `cur`.
-    fn leg(&mut self, path: &Path, i: usize, cur: i32, out: &mut Vec<Move>) {
-        let leg = &path.legs[i];
-        let last = i + 1 == path.legs.len();
-        if leg.range == 1 && !leg.skip_first {
-            self.leap(path, i, leg, cur, last, out);
-        } else {
-            self.slide(path, i, leg, cur, last, out);
-        }
-    }
-
-    fn leap(
-        &mut self,
-        path: &Path,
-        i: usize,
-        leg: &Leg,
-        cur: i32,
-        last: bool,
-        out: &mut Vec<Move>,
-    ) {
+    fn leap<S: Sink>(&mut self, n: &LegNode, cur: i32, sink: &mut S) -> bool {
+        let leg = &n.leg;
         if !leg.between.is_empty() {
             let occupied = leg
                 .between
                 .iter()
                 .filter(|&&d| !self.at(cur + d).is_empty())
                 .count();
-            if leg.must_jump && occupied == 0 {
-                return;
-            }
-            if !leg.must_jump && occupied > 0 {
-                return;
+            if leg.must_jump == (occupied == 0) {
+                return false;
             }
         }
         let t = cur + leg.delta;
         let q = self.at(t);
         if q.is_wall() {
-            return;
+            return false;
         }
-        if last {
-            if (q.is_empty() && leg.m) || (leg.c && self.is_enemy(q)) || (self.killed(t) && leg.c) {
-                self.emit(t, out);
+        if n.last {
+            if (q.is_empty() && leg.m) || (leg.c && (self.is_enemy(q) || self.killed(t))) {
+                return sink.found(self, t);
             }
-            return;
+            return false;
         }
-        self.through(path, i, leg, t, q, out);
+        self.through(n, t, q, sink)
     }
 
-    fn slide(
-        &mut self,
-        path: &Path,
-        i: usize,
-        leg: &Leg,
-        cur: i32,
-        last: bool,
-        out: &mut Vec<Move>,
-    ) {
+    fn slide<S: Sink>(&mut self, n: &LegNode, cur: i32, sink: &mut S) -> bool {
+        let leg = &n.leg;
         let mut t = cur;
         let mut screened = false;
         for k in 0..leg.range {
             t += leg.delta;
             let q = self.at(t);
             if q.is_wall() {
-                return;
+                return false;
             }
             if k == 0 && leg.skip_first {
                 continue;
             }
-            if !last {
+            if !n.last {
                 if q.is_empty() {
-                    if leg.m {
-                        self.leg(path, i + 1, t, out);
+                    if leg.m && self.nodes(&n.next, t, sink) {
+                        return true;
                     }
                     continue;
                 }
-                self.through(path, i, leg, t, q, out);
-                return;
+                return self.through(n, t, q, sink);
             }
             if leg.p && !screened {
                 if !q.is_empty() {
@@ -135,64 +152,138 @@ impl Walk<'_> {
                 continue;
             }
             if q.is_empty() {
-                if leg.m {
-                    self.emit(t, out);
+                if leg.m && sink.found(self, t) {
+                    return true;
                 }
                 continue;
             }
             if leg.c && (self.is_enemy(q) || self.killed(t)) {
-                self.emit(t, out);
+                return sink.found(self, t);
             }
-            return;
+            return false;
         }
+        false
     }
 
     /// A non-final leg ends on `t` holding `q`: pass through it if its modality allows.
-    fn through(&mut self, path: &Path, i: usize, leg: &Leg, t: i32, q: Piece, out: &mut Vec<Move>) {
+    fn through<S: Sink>(&mut self, n: &LegNode, t: i32, q: Piece, sink: &mut S) -> bool {
+        let leg = &n.leg;
         if q.is_empty() {
-            if leg.m {
-                self.leg(path, i + 1, t, out);
-            }
-            return;
+            return leg.m && self.nodes(&n.next, t, sink);
         }
         if leg.c && self.is_enemy(q) && !self.killed(t) && self.nkills < MAX_KILLS {
             self.kills[self.nkills] = Square(t as u16);
             self.nkills += 1;
-            self.leg(path, i + 1, t, out);
+            let stop = self.nodes(&n.next, t, sink);
             self.nkills -= 1;
+            if stop {
+                return true;
+            }
         }
-        if leg.p {
-            self.leg(path, i + 1, t, out);
-        }
+        leg.p && self.nodes(&n.next, t, sink)
+    }
+}
+
+/// A set of mailbox cells (every board of up to 25x25 with its border fits).
+pub(crate) struct CellSet([u64; 16]);
+
+impl CellSet {
+    pub(crate) fn new() -> CellSet {
+        CellSet([0; 16])
     }
 
+    /// Adds `cell`; false if it was already there.
     #[inline]
-    fn killed(&self, t: i32) -> bool {
-        self.kills[..self.nkills].contains(&Square(t as u16))
+    pub(crate) fn insert(&mut self, cell: usize) -> bool {
+        let (w, b) = (cell >> 6, 1u64 << (cell & 63));
+        let fresh = self.0[w] & b == 0;
+        self.0[w] |= b;
+        fresh
+    }
+}
+
+/// The move generator's sink: one move per destination and set of kill squares.
+pub(crate) struct MoveSink<'o> {
+    pub(crate) piece: Piece,
+    pub(crate) out: &'o mut Vec<Move>,
+    /// Where this piece's moves begin in `out`.
+    pub(crate) start: usize,
+    /// Destinations of the moves without kills found so far.
+    pub(crate) seen: CellSet,
+}
+
+impl Sink for MoveSink<'_> {
+    #[inline]
+    fn found(&mut self, walk: &Walk, to: i32) -> bool {
+        let mut kills = [Square(0); MAX_KILLS];
+        let n = walk.kills_for(to, &mut kills);
+        let kills = &kills[..n];
+        let tsq = Square(to as u16);
+        if n == 0 {
+            if !self.seen.insert(to as usize) {
+                return false;
+            }
+        } else if self.out[self.start..].iter().any(|m| {
+            m.to() == tsq && m.kills().len() == n && kills.iter().all(|k| m.kills().contains(k))
+        }) {
+            return false;
+        }
+        walk.pos.add_board_move(
+            self.piece,
+            Move::with_kills(walk.from, kills, tsq),
+            self.out,
+        );
+        false
+    }
+}
+
+/// The attack test's sink: stops at a move capturing on `target`.
+pub(crate) struct AttackSink {
+    pub(crate) target: i32,
+}
+
+impl Sink for AttackSink {
+    #[inline]
+    fn found(&mut self, walk: &Walk, to: i32) -> bool {
+        walk.captures_on(to, self.target)
     }
 }
 
 impl Position {
-    /// Appends the moves of `p` on `from` that its tables' paths and universal leap give.
-    pub(crate) fn generate_piece_complex(&self, from: Square, p: Piece, out: &mut Vec<Move>) {
-        let table = &self.variant.piece(p.kind()).moves[p.color().index()];
-        let mut walk = Walk {
-            pos: self,
-            from,
-            piece: p,
-            kills: [Square(0); MAX_KILLS],
-            nkills: 0,
-        };
-        for path in &table.paths {
-            walk.leg(path, 0, from.0 as i32, out);
-        }
+    /// Appends the moves of `p` on `from` that its table's paths and universal leap give,
+    /// leaving out those already in `sink`.
+    pub(crate) fn generate_piece_complex(&self, from: Square, sink: &mut MoveSink) {
+        let table = &self.variant.piece(sink.piece.kind()).moves[sink.piece.color().index()];
+        let mut walk = Walk::new(self, from, sink.piece.color());
+        walk.nodes(&table.tree, from.0 as i32, sink);
         if let Some((m, c)) = table.universal {
+            let us = sink.piece.color();
             for &t in self.variant.geometry.squares() {
                 let q = self.board[t.index()];
-                if t != from && ((q.is_empty() && m) || (c && walk.is_enemy(q))) {
-                    self.add_board_move(p, Move::new(from, t), out);
+                if t != from
+                    && ((q.is_empty() && m) || (c && q.is_piece() && q.color() != us))
+                    && sink.seen.insert(t.index())
+                {
+                    self.add_board_move(sink.piece, Move::new(from, t), sink.out);
                 }
             }
         }
+    }
+
+    /// Whether the paths or universal leap of `p` on `from` capture on `target`.
+    pub(crate) fn complex_attacks(&self, from: Square, p: Piece, target: Square) -> bool {
+        let table = &self.variant.piece(p.kind()).moves[p.color().index()];
+        if let Some((m, c)) = table.universal {
+            let q = self.board[target.index()];
+            let enemy = q.is_piece() && q.color() != p.color();
+            if target != from && ((q.is_empty() && m) || (c && enemy)) {
+                return true;
+            }
+        }
+        let mut walk = Walk::new(self, from, p.color());
+        let mut sink = AttackSink {
+            target: target.0 as i32,
+        };
+        walk.nodes(&table.tree, from.0 as i32, &mut sink)
     }
 }

@@ -50,6 +50,7 @@ pub fn compile(text: &str, geometry: &Geometry, color: Color) -> Result<MoveTabl
         })?;
     }
     table.may_repeat = may_repeat(&table);
+    table.finish();
     Ok(table)
 }
 

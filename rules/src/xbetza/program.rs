@@ -65,6 +65,41 @@ pub struct Path {
     pub legs: Vec<Leg>,
 }
 
+/// One leg in the prefix tree of a table's paths: paths that begin with the same legs share
+/// them, so the walker follows a common beginning once (an area move's 392 three-step paths
+/// start from 8 first steps).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LegNode {
+    /// The leg.
+    pub leg: Leg,
+    /// Whether a path ends with this leg (then `next` is empty).
+    pub last: bool,
+    /// The legs that may follow.
+    pub next: Vec<LegNode>,
+}
+
+/// Where a table's paths can capture, relative to the origin, so that attack tests skip
+/// pieces that cannot reach the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PathReach {
+    /// Largest distance (in king steps) of the paths of bounded range.
+    pub near: u8,
+    /// Some unbounded paths stay on one line through the origin (captures are aligned).
+    pub lines: bool,
+    /// Some path can capture anywhere (bent or universal moves).
+    pub anywhere: bool,
+}
+
+impl PathReach {
+    /// Whether a capture `(df, dr)` squares away from the origin may be possible.
+    #[inline]
+    pub fn may_reach(&self, df: i32, dr: i32) -> bool {
+        self.anywhere
+            || df.abs().max(dr.abs()) <= self.near as i32
+            || (self.lines && (df == 0 || dr == 0 || df.abs() == dr.abs()))
+    }
+}
+
 /// Every move of one piece kind for one colour.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MoveTable {
@@ -74,6 +109,10 @@ pub struct MoveTable {
     pub slides: Vec<Slide>,
     /// Everything else.
     pub paths: Vec<Path>,
+    /// `paths` as a prefix tree: what the walker runs.
+    pub tree: Vec<LegNode>,
+    /// Where `paths` and `universal` can capture.
+    pub reach: PathReach,
     /// The universal leaper `U`: (may move, may capture).
     pub universal: Option<(bool, bool)>,
     /// Whether two entries can produce the same move, so generation must remove duplicates.
@@ -81,6 +120,55 @@ pub struct MoveTable {
 }
 
 impl MoveTable {
+    /// Builds `tree` and `reach` from `paths` and `universal`.
+    pub(crate) fn finish(&mut self) {
+        let mut tree: Vec<LegNode> = Vec::new();
+        for path in &self.paths {
+            let mut level = &mut tree;
+            for (i, leg) in path.legs.iter().enumerate() {
+                let last = i + 1 == path.legs.len();
+                let at = match level.iter().position(|n| n.leg == *leg && n.last == last) {
+                    Some(at) => at,
+                    None => {
+                        level.push(LegNode {
+                            leg: leg.clone(),
+                            last,
+                            next: Vec::new(),
+                        });
+                        level.len() - 1
+                    }
+                };
+                level = &mut level[at].next;
+            }
+        }
+        self.tree = tree;
+        let mut reach = PathReach {
+            anywhere: self.universal.is_some(),
+            ..PathReach::default()
+        };
+        for path in &self.paths {
+            let bounded = path
+                .legs
+                .iter()
+                .all(|l| l.range != crate::xbetza::UNLIMITED);
+            if bounded {
+                let far: u32 = path
+                    .legs
+                    .iter()
+                    .map(|l| {
+                        l.range as u32 * l.step.0.unsigned_abs().max(l.step.1.unsigned_abs()) as u32
+                    })
+                    .sum();
+                reach.near = reach.near.max(far.min(u8::MAX as u32) as u8);
+            } else if path.legs.iter().all(|l| l.step == path.legs[0].step) {
+                reach.lines = true;
+            } else {
+                reach.anywhere = true;
+            }
+        }
+        self.reach = reach;
+    }
+
     /// Whether the piece has any move that can capture.
     pub fn can_capture(&self) -> bool {
         self.leaps.iter().any(|l| l.c)
