@@ -10,6 +10,9 @@
 //! - hand: `-`, or pieces as on the board, each with an optional count before it (`2S`,
 //!   `(SH)`, `2(so)`); uppercase in the first player's hand, lowercase in the second's.
 //! - ply: plies played before this position (default 0); it counts towards the maximum length.
+//!
+//! Under the king-safety rule each side has exactly one royal piece; under royal capture a side
+//! may have several, or none when the game has just been lost that way.
 //! - counters: the rule counters that change which moves are legal, in variants that limit
 //!   them (see [`crate::counters`]): `skips=B/W` (turn skips in a row of the first and the second
 //!   player) and `checks=B/W` (checking moves in a row), joined by `,` (`skips=1/0,checks=0/2`).
@@ -191,13 +194,18 @@ impl Position {
         if let Some(c) = fields.get(4) {
             read_counters(&mut pos, c)?;
         }
+        let king_safety = variant.rules.check == CheckRule::KingSafety;
         for c in Color::ALL {
-            if pos.royals[c.index()] == 0 {
-                return Err(err("board", format!("{c} has no royal piece")));
+            // Under royal capture a side without royal pieces has lost: a finished game.
+            if king_safety && pos.royals[c.index()] != 1 {
+                return Err(err(
+                    "board",
+                    format!("{c} must have exactly one royal piece"),
+                ));
             }
-            if variant.rules.check == CheckRule::KingSafety && pos.royals[c.index()] > 1 {
-                return Err(err("board", format!("{c} has more than one royal piece")));
-            }
+        }
+        if Color::ALL.iter().all(|c| pos.royals[c.index()] == 0) {
+            return Err(err("board", "neither side has a royal piece"));
         }
         if variant.rules.check == CheckRule::KingSafety && pos.in_check(side.opposite()) {
             return Err(err(

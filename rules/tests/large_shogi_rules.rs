@@ -726,3 +726,36 @@ fn maximum_length_is_a_draw() {
         );
     }
 }
+
+#[test]
+fn counters_in_the_position_text() {
+    let v = variant(GYAKU);
+    let pieces = [("a1", "K"), ("m13", "k"), ("e5", "(LN)")];
+    let plain = position(&v, &pieces, 'b', "4");
+    let counted = position(&v, &pieces, 'b', "4 skips=2/1,checks=0/3");
+    assert_eq!(counted.consecutive_skips(Color::Black), 2);
+    assert_eq!(counted.consecutive_skips(Color::White), 1);
+    assert_eq!(counted.consecutive_checks(Color::White), 3);
+    assert!(counted != plain && counted.hash() != plain.hash());
+    assert_eq!(counted.hash(), counted.compute_hash());
+    // Written back the same way; a position without counters writes none.
+    assert!(counted.to_text().ends_with(" 4 skips=2/1,checks=0/3"));
+    assert!(plain.to_text().ends_with(" b - 4"));
+    let back = Position::from_text(&v, &counted.to_text()).unwrap();
+    assert!(back == counted && back.hash() == counted.hash());
+    // Values above the limit, counters the variant has not and malformed fields are refused.
+    let board = text(13, &pieces, 'b', "");
+    for bad in ["0 skips=4/0", "0 checks=1", "0 turns=1/1", "0 skips=a/0"] {
+        assert!(
+            Position::from_text(&v, &format!("{board}{bad}")).is_err(),
+            "{bad}"
+        );
+    }
+    let shoko = variant(SHOKO);
+    let board = text(13, &pieces, 'b', "");
+    assert!(Position::from_text(&shoko, &format!("{board}0 checks=1/0")).is_err());
+    assert!(Position::from_text(&shoko, &format!("{board}0 skips=2/0")).is_err());
+    let hand = variant("hand-shogi");
+    let t = "8k/9/9/9/9/9/9/9/K8 b - 0 skips=1/0";
+    assert!(Position::from_text(&hand, t).is_err());
+}

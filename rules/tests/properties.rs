@@ -1,27 +1,37 @@
-//! Property tests of the rules core over random Hand Shogi games: make/unmake restores the
-//! position and its hash, the incremental hash equals the recomputed one, every legal move
-//! round-trips through the notation, the position text round-trips, and perft agrees with and
-//! without make/unmake.
+//! Property tests of the rules core over random games of every built-in variant: make/unmake
+//! restores the position and its hash, the incremental hash equals the recomputed one, every
+//! legal move round-trips through the notation, the position text round-trips, perft agrees
+//! with and without make/unmake, and a move's `+` says exactly that the piece changes kind.
 
-use koma_rules::{load_variant, perft, perft_copy_make, Position};
+use koma_rules::{load_variant, perft, perft_copy_make, Position, Promotion};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-/// Plays `plies` random legal moves from the start, calling `check` on every position reached.
+const VARIANTS: [&str; 4] = [
+    "hand-shogi",
+    "shoko-shogi",
+    "gyaku-sama-shogi",
+    "hook-shogi",
+];
+
+/// Plays `plies` random legal moves from the start of each variant, calling `check` on every
+/// position reached.
 fn random_walk(seed: u64, plies: usize, mut check: impl FnMut(&mut Position)) {
-    let v = load_variant("hand-shogi").unwrap();
-    let mut pos = Position::start(&v);
-    let mut rng = StdRng::seed_from_u64(seed);
-    for _ in 0..plies {
-        check(&mut pos);
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
+    for id in VARIANTS {
+        let v = load_variant(id).unwrap();
+        let mut pos = Position::start(&v);
+        let mut rng = StdRng::seed_from_u64(seed);
+        for _ in 0..plies {
+            check(&mut pos);
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves[rng.gen_range(0..moves.len())]);
         }
-        pos.make_move(moves[rng.gen_range(0..moves.len())]);
+        check(&mut pos);
     }
-    check(&mut pos);
 }
 
 proptest! {
@@ -70,16 +80,41 @@ proptest! {
 
     #[test]
     fn perft_with_and_without_make_unmake_agree(seed in any::<u64>(), plies in 0usize..40) {
-        let v = load_variant("hand-shogi").unwrap();
-        let mut pos = Position::start(&v);
-        let mut rng = StdRng::seed_from_u64(seed);
-        for _ in 0..plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
+        for id in VARIANTS {
+            let v = load_variant(id).unwrap();
+            let mut pos = Position::start(&v);
+            let mut rng = StdRng::seed_from_u64(seed);
+            for _ in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make_move(moves[rng.gen_range(0..moves.len())]);
             }
-            pos.make_move(moves[rng.gen_range(0..moves.len())]);
+            prop_assert_eq!(perft(&mut pos, 2), perft_copy_make(&pos, 2));
         }
-        prop_assert_eq!(perft(&mut pos, 2), perft_copy_make(&pos, 2));
+    }
+
+    #[test]
+    fn promotion_suffix_marks_a_change_of_kind(seed in any::<u64>()) {
+        random_walk(seed, 100, |pos| {
+            for m in pos.legal_moves() {
+                let mover = pos.piece_at(m.from());
+                pos.make_move(m);
+                let after = pos.piece_at(m.to());
+                pos.unmake_move();
+                if m.is_drop() {
+                    continue;
+                }
+                let changed = after != mover;
+                assert_eq!(
+                    changed,
+                    m.promotion() == Promotion::Promote,
+                    "{} in {}",
+                    pos.move_text(&m),
+                    pos.to_text()
+                );
+            }
+        });
     }
 }

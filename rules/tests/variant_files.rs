@@ -81,3 +81,104 @@ fn duplicate_ids_and_squares_are_rejected() {
     let (_, msg) = error_of(&HAND.replace("setup = [\"e2\"]", "setup = [\"e1\"]"));
     assert!(msg.contains("set up twice"), "{msg}");
 }
+
+const SHOKO: &str = include_str!("../../configs/variants/shoko-shogi.toml");
+const GYAKU: &str = include_str!("../../configs/variants/gyaku-sama-shogi.toml");
+const HOOK: &str = include_str!("../../configs/variants/hook-shogi.toml");
+
+#[test]
+fn the_rule_flags_of_the_large_variants_are_read() {
+    use koma_rules::variant::{CheckRule, PromotionRule};
+    let shoko = Variant::from_toml(SHOKO, "shoko.toml").unwrap();
+    assert_eq!(shoko.rules.check, CheckRule::RoyalCapture);
+    assert_eq!(shoko.rules.promotion, PromotionRule::Capture);
+    assert!(!shoko.rules.switchback);
+    assert_eq!(shoko.rules.max_consecutive_skips, Some(1));
+    assert_eq!(shoko.rules.max_consecutive_checks, None);
+    let id = |v: &Variant, s: &str| v.kind_by_id(s).unwrap();
+    let dv = id(&shoko, "DV");
+    assert_eq!(shoko.piece(dv).contagious, Some(id(&shoko, "+DV")));
+    assert!(shoko.piece(id(&shoko, "K")).contagion_immune);
+    let hm = shoko.piece(id(&shoko, "HM"));
+    for victim in ["TG", "HM", "+OK", "+PS"] {
+        assert!(hm.cannot_capture.contains(id(&shoko, victim)), "{victim}");
+    }
+    assert!(!hm.cannot_capture.contains(id(&shoko, "G")));
+    let gyaku = Variant::from_toml(GYAKU, "gyaku.toml").unwrap();
+    assert!(gyaku.rules.switchback);
+    assert_eq!(gyaku.rules.max_consecutive_skips, Some(3));
+    assert_eq!(gyaku.rules.max_consecutive_checks, Some(3));
+    assert!(gyaku.piece(id(&gyaku, "+WB")).never_flips);
+    assert!(gyaku.piece(id(&gyaku, "P")).last_rank_promotion);
+    // After a capture: a switchback turns back, a never-flipping piece stays.
+    assert_eq!(gyaku.piece(id(&gyaku, "+R")).after_capture, id(&gyaku, "R"));
+    assert_eq!(gyaku.piece(id(&gyaku, "R")).after_capture, id(&gyaku, "+R"));
+    assert_eq!(
+        gyaku.piece(id(&gyaku, "+P")).after_capture,
+        id(&gyaku, "+P")
+    );
+    let hook = Variant::from_toml(HOOK, "hook.toml").unwrap();
+    let royals: Vec<&str> = hook
+        .pieces
+        .iter()
+        .filter(|p| p.royal)
+        .map(|p| p.id.as_str())
+        .collect();
+    assert_eq!(royals, ["K", "+DE", "+K"]);
+    assert!(hook.piece(id(&hook, "+K")).no_capture_protected_royal);
+    assert_eq!(hook.piece(id(&hook, "K")).after_capture, id(&hook, "+K"));
+}
+
+#[test]
+fn malformed_rule_flags_name_the_line() {
+    let text = SHOKO.replace(
+        "promotion = \"capture\"       #",
+        "promotion = \"sometimes\"     #",
+    );
+    let (line, msg) = error_of(&text);
+    assert_eq!(line, line_of(&text, "\"sometimes\""));
+    assert!(msg.contains("\"capture\""), "{msg}");
+    let text = SHOKO.replace("max_consecutive_skips = 1", "max_consecutive_skips = 0");
+    let (line, msg) = error_of(&text);
+    assert_eq!(line, line_of(&text, "max_consecutive_skips = 0"));
+    assert!(msg.contains("max_consecutive_skips"), "{msg}");
+    let text = SHOKO.replace("contagious = \"+DV\"     #", "contagious = \"+XX\"     #");
+    let (line, msg) = error_of(&text);
+    assert_eq!(line, line_of(&text, "+XX"));
+    assert!(msg.contains("'+XX'"), "{msg}");
+    let text = SHOKO.replace(
+        "cannot_capture = [\"TG\", \"HM\", \"+OK\", \"+PS\"]   # captureMatrix",
+        "cannot_capture = [\"K\"]",
+    );
+    let (line, msg) = error_of(&text);
+    assert_eq!(line, line_of(&text, "cannot_capture = [\"K\"]"));
+    assert!(msg.contains("royal"), "{msg}");
+    let text = GYAKU.replace("last_rank = \"optional-promotion\"", "last_rank = \"stay\"");
+    let (line, msg) = error_of(&text);
+    assert_eq!(line, line_of(&text, "\"stay\""));
+    assert!(msg.contains("optional-promotion"), "{msg}");
+}
+
+#[test]
+fn rule_flags_that_do_not_fit_the_rules_are_rejected() {
+    // Switchbacks and per-piece flips need capture promotion.
+    let (_, msg) = error_of(&HAND.replace("drops = true", "drops = true\nswitchback = true"));
+    assert!(msg.contains("switchback"), "{msg}");
+    let (_, msg) = error_of(&GYAKU.replace("switchback = true", "switchback = false"));
+    assert!(msg.contains("never_flips"), "{msg}");
+    // A royal piece must ignore contagion where there is some.
+    let text = SHOKO.replace(
+        "contagion_immune = true   # Kings",
+        "# contagion_immune = true   # Kings",
+    );
+    let (line, msg) = error_of(&text);
+    assert!(msg.contains("contagion_immune"), "{msg}");
+    assert!(line > 1);
+    // The Emperor's rule needs royal capture.
+    let text = HAND.replace(
+        "betza = \"K\"\nroyal = true",
+        "betza = \"K\"\nroyal = true\nno_capture_protected_royal = true",
+    );
+    let (_, msg) = error_of(&text);
+    assert!(msg.contains("royal-capture"), "{msg}");
+}
