@@ -11,7 +11,9 @@ pub const MAX_KILLS: usize = 5;
 pub enum Promotion {
     /// No promotion was possible.
     None,
-    /// The piece promotes (by choice or because it must); text suffix `+`.
+    /// The piece ends the move as another kind: it promotes (by choice or because it must)
+    /// or, under capture promotion, takes a contagious kind or turns back (switchback);
+    /// text suffix `+`. See [`crate::promotion`].
     Promote,
     /// A promotion that was open is declined; text suffix `=`.
     Decline,
