@@ -21,13 +21,15 @@ const SKIPS: usize = 0;
 const CHECKS: usize = 2;
 
 impl Position {
-    /// Turn skips `color` has made in a row up to now (0 where skips are not limited).
+    /// Turn skips `color` has made in a row up to now (0 where skips are not limited): part of
+    /// the position, so that players and networks can see what is still allowed.
     #[inline]
     pub fn consecutive_skips(&self, color: Color) -> u8 {
         self.counters.skips[color.index()]
     }
 
-    /// Checking moves `color` has made in a row up to now (0 where checks are not limited).
+    /// Checking moves `color` has made in a row up to now (0 where checks are not limited), for
+    /// the same reason.
     #[inline]
     pub fn consecutive_checks(&self, color: Color) -> u8 {
         self.counters.checks[color.index()]

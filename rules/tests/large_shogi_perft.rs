@@ -57,6 +57,19 @@ fn reference_agrees_on_the_start_perft_table() {
     }
 }
 
+/// Perft(4) of Shoko and Gyaku-sama Shogi, where captures and promotions begin (the
+/// reference needs a few seconds for Gyaku-sama).
+const START_PERFT4: [(Game, u64); 2] = [(Game::Shoko, 735_539), (Game::Gyaku, 4_688_905)];
+
+#[test]
+fn depth_four_agrees_with_the_reference() {
+    for (game, n) in START_PERFT4 {
+        let v = load_variant(game.id()).unwrap();
+        assert_eq!(perft(&mut Position::start(&v), 4), n, "{game:?}");
+        assert_eq!(RefPosition::start(game).perft(4), n, "{game:?} reference");
+    }
+}
+
 #[test]
 fn start_positions_agree_with_the_seeds_definitions() {
     for game in GAMES {

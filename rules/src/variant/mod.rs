@@ -65,7 +65,8 @@ pub struct Rules {
     pub max_consecutive_checks: Option<u8>,
 }
 
-/// A set of piece kinds, as a bit mask (kinds are below [`crate::piece::MAX_KINDS`]).
+/// A set of piece kinds as a bit mask (kinds are below [`crate::piece::MAX_KINDS`]), so that
+/// the move generator tests a victim against a restriction in one instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct KindSet(pub u128);
 
@@ -217,13 +218,15 @@ impl Variant {
         far == 0 || self.relative_rank(color, sq) + far < self.geometry.ranks()
     }
 
-    /// Whether a piece code (either colour) is of a royal kind.
+    /// Whether a piece code (either colour) is of a royal kind: a bit test, since make and
+    /// unmake ask it for every capture.
     #[inline]
     pub fn is_royal(&self, p: Piece) -> bool {
         self.royal_codes.contains(p)
     }
 
-    /// Whether `sq` is on `color`'s farthest rank.
+    /// Whether `sq` is on `color`'s farthest rank, where pieces with the last-rank option may
+    /// promote without capturing.
     #[inline]
     pub fn on_last_rank(&self, color: Color, sq: Square) -> bool {
         self.relative_rank(color, sq) + 1 == self.geometry.ranks()
