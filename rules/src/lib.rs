@@ -4,6 +4,11 @@
 //! its pieces in XBetza, its setup and rule flags ([`Variant`]); the XBetza is compiled once
 //! into move tables ([`xbetza`]); a [`Position`] generates legal moves, makes and unmakes them
 //! with an incremental Zobrist hash, and says when the game is over ([`Outcome`]).
+//!
+//! Rules that go beyond the piece moves have modules of their own, so that the generic code stays
+//! free of special cases: [`promotion`] (what a piece becomes at the end of its move: zone and
+//! capture promotion, switchbacks, contagion), [`counters`] (limits on turn skips and checks in
+//! a row) and [`protected_royals`] (Hook Shogi's Emperor).
 
 pub mod attacks;
 pub mod color;
