@@ -95,3 +95,23 @@ fn a_malformed_variant_file_names_file_and_line() {
         "{err}"
     );
 }
+
+#[test]
+fn arena_reports_a_results_table_and_elo() {
+    let (ok, out, err) = koma(&[
+        "arena",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--max-plies",
+        "80",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("Elo"), "{out}");
+    let (ok, _, err) = koma(&["arena", "--a", "rnd", "--b", "random", "--games", "2"]);
+    assert!(!ok);
+    assert!(err.contains("unknown player 'rnd'"), "{err}");
+}

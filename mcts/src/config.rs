@@ -41,7 +41,7 @@ impl Default for SearchConfig {
             gumbel: false,
             gumbel_considered: 16,
             gumbel_c_visit: 50.0,
-            gumbel_c_scale: 1.0,
+            gumbel_c_scale: 0.1,
             virtual_loss: 1.0,
         }
     }

@@ -10,6 +10,9 @@ pub struct Sgd {
     bufs: Vec<Tensor>,
     momentum: f64,
     weight_decay: f64,
+    /// Gradients are scaled down to this global norm: the policy head's logits are products of
+    /// two learned embeddings, and one large step can otherwise feed on itself.
+    pub max_grad_norm: f64,
 }
 
 impl Sgd {
@@ -27,6 +30,7 @@ impl Sgd {
             bufs,
             momentum,
             weight_decay,
+            max_grad_norm: 1.0,
         }
     }
 
@@ -37,14 +41,37 @@ impl Sgd {
         }
     }
 
-    /// One update with learning rate `lr`.
-    pub fn step(&mut self, lr: f64) {
+    /// The global norm of the current gradients.
+    pub fn grad_norm(&self) -> f64 {
+        tch::no_grad(|| {
+            self.vars
+                .iter()
+                .map(|(_, v)| v.grad())
+                .filter(|g| g.defined())
+                .map(|g| g.square().sum(tch::Kind::Double).double_value(&[]))
+                .sum::<f64>()
+                .sqrt()
+        })
+    }
+
+    /// One update with learning rate `lr`; returns the gradient norm before clipping.
+    pub fn step(&mut self, lr: f64) -> f64 {
+        let norm = self.grad_norm();
+        let scale = if norm.is_finite() && norm > self.max_grad_norm && self.max_grad_norm > 0.0 {
+            self.max_grad_norm / norm
+        } else if !norm.is_finite() {
+            // A non-finite gradient would poison the weights: skip the update.
+            return norm;
+        } else {
+            1.0
+        };
         tch::no_grad(|| {
             for ((_, v), buf) in self.vars.iter_mut().zip(self.bufs.iter_mut()) {
                 let g = v.grad();
                 if !g.defined() {
                     continue;
                 }
+                let g = g * scale;
                 let _ = buf.f_mul_scalar_(self.momentum);
                 let _ = buf.f_add_(&g);
                 let update = &g + &*buf * self.momentum;
@@ -54,6 +81,7 @@ impl Sgd {
                 let _ = v.f_sub_(&(update * lr));
             }
         });
+        norm
     }
 
     /// The momentum buffers by variable name.

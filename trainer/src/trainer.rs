@@ -244,7 +244,7 @@ impl Trainer {
         let lr = self.learning_rate();
         self.opt.zero_grad();
         loss.backward();
-        self.opt.step(lr);
+        let grad_norm = self.opt.step(lr);
         self.state.step += 1;
         self.state.samples_trained += n as u64;
         self.model.meta.step = self.state.step;
@@ -265,6 +265,7 @@ impl Trainer {
                 s,
             );
             m.scalar("train/learning_rate", lr, s);
+            m.scalar("train/grad_norm", grad_norm, s);
             m.scalar("train/window_positions", self.window.len() as f64, s);
             m.scalar(
                 "train/samples_per_position",
