@@ -24,6 +24,13 @@ pub enum Promotion {
 /// Two moves are the same move exactly when they are equal: same origin or dropped kind, same
 /// kill squares in order, same destination, same promotion. Unused kill slots are zero, so the
 /// derived equality and hash are the identity.
+///
+/// A kill may be a *shot* (Ko Shogi): the piece on it is removed without the mover going there,
+/// fired from the square the mover stands on at that moment. Shots are kills like any other for
+/// the rules; the move keeps which kills are shots, and the square the first shot was fired from
+/// when the mover went on from there, only so that the move text can show where each shot came
+/// from (`j9k10*k12*k13`). A generator gives one such representative per move (see
+/// [`crate::notation`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
     from: Square,
@@ -32,6 +39,10 @@ pub struct Move {
     nkills: u8,
     drop: u8,
     promotion: Promotion,
+    /// Bit `i` set: `kills[i]` is a shot.
+    shots: u8,
+    /// Where the first shot was fired from when that is not `to` (zero otherwise).
+    via: Square,
 }
 
 const NO_DROP: u8 = u8::MAX;
@@ -47,6 +58,8 @@ impl Move {
             nkills: 0,
             drop: NO_DROP,
             promotion: Promotion::None,
+            shots: 0,
+            via: Square(0),
         }
     }
 
@@ -72,7 +85,28 @@ impl Move {
             nkills: 0,
             drop: kind.0,
             promotion: Promotion::None,
+            shots: 0,
+            via: Square(0),
         }
+    }
+
+    /// A board move whose kills include shots: bit `i` of `shots` marks `kills[i]` as a shot;
+    /// `via` is the square the first shot was fired from when the mover went on from there to
+    /// `to` (for the move text only).
+    ///
+    /// # Panics
+    /// If more than [`MAX_KILLS`] kill squares are given.
+    pub fn with_shots(
+        from: Square,
+        kills: &[Square],
+        shots: u8,
+        via: Option<Square>,
+        to: Square,
+    ) -> Move {
+        let mut m = Move::with_kills(from, kills, to);
+        m.shots = shots & ((1u16 << kills.len()) - 1) as u8;
+        m.via = via.unwrap_or(Square(0));
+        m
     }
 
     /// The same move with the given promotion outcome.
@@ -118,6 +152,24 @@ impl Move {
         self.promotion
     }
 
+    /// Bit `i` set: the `i`-th kill is a shot.
+    #[inline]
+    pub fn shot_mask(&self) -> u8 {
+        self.shots
+    }
+
+    /// Whether the `i`-th kill is a shot.
+    #[inline]
+    pub fn is_shot(&self, i: usize) -> bool {
+        self.shots >> i & 1 != 0
+    }
+
+    /// The square the first shot was fired from, when the mover went on from there.
+    #[inline]
+    pub fn via(&self) -> Option<Square> {
+        (self.via != Square(0)).then_some(self.via)
+    }
+
     /// A board move that ends where it started and kills nothing: a turn skip.
     #[inline]
     pub fn is_skip(&self) -> bool {
@@ -132,6 +184,8 @@ mod tests {
     #[test]
     fn moves_are_small_and_copy() {
         assert!(std::mem::size_of::<Move>() <= 20);
+        let shot = Move::with_shots(Square(40), &[Square(60)], 1, None, Square(41));
+        assert!(shot.is_shot(0) && shot != Move::with_kills(Square(40), &[Square(60)], Square(41)));
         let m = Move::with_kills(Square(40), &[Square(41)], Square(40));
         let n = m;
         assert_eq!(m, n);

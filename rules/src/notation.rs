@@ -1,5 +1,12 @@
 //! The canonical move text: `e3e4`, `e5f6,f6g7` (captures on the way, one leg per kill square),
 //! `e5e5` (turn skip), `N@e5` (drop), with `+` for a promotion and `=` for a declined one.
+//!
+//! Shots (Ko Shogi: a piece removed without the mover going there) are written `*sq` after the
+//! leg that ends where the shot is fired from: `j9k10*k12*k13` (step to k10, shoot k12 and k13),
+//! `j11h11*g10,h11j13*k14` (jump to h11 and shoot g10, jump on to j13 and shoot k14). A leg
+//! followed by shots ends on the (empty) square they are fired from; any other leg but the last
+//! ends on a square it captures on. So the kills of a text are its non-final leg ends without
+//! shots, and every shot.
 
 use crate::geometry::Geometry;
 use crate::mv::{Move, Promotion};
@@ -31,8 +38,10 @@ pub enum NotationError {
 pub struct MoveText {
     /// Origin square, or the dropped piece ID and its square.
     pub origin: Origin,
-    /// Kill squares in path order.
+    /// Kill squares in path order, shots included.
     pub kills: Vec<Square>,
+    /// The kills that are shots.
+    pub shots: Vec<Square>,
     /// Destination.
     pub to: Square,
     /// Promotion suffix.
@@ -57,15 +66,43 @@ pub fn format_move(variant: &Variant, mv: &Move) -> String {
         s.push('@');
         s.push_str(&g.name(mv.to()));
     } else {
+        // Legs as (start, end, shots fired from the end); a leg ends on each kill square and on
+        // each square shots are fired from.
+        let mut legs: Vec<(Square, Square, Vec<Square>)> = Vec::new();
         let mut at = mv.from();
-        for &k in mv.kills() {
-            s.push_str(&g.name(at));
-            s.push_str(&g.name(k));
-            s.push(',');
-            at = k;
+        let mut via = mv.via();
+        for (i, &k) in mv.kills().iter().enumerate() {
+            if mv.is_shot(i) {
+                let fire = via.take().unwrap_or(mv.to());
+                match legs.last_mut() {
+                    Some(leg) if leg.1 == fire && !leg.2.is_empty() => leg.2.push(k),
+                    _ => {
+                        legs.push((at, fire, vec![k]));
+                        at = fire;
+                    }
+                }
+            } else {
+                legs.push((at, k, Vec::new()));
+                at = k;
+            }
         }
-        s.push_str(&g.name(at));
-        s.push_str(&g.name(mv.to()));
+        let ends_on_to = legs
+            .last()
+            .is_some_and(|leg| leg.1 == mv.to() && !leg.2.is_empty());
+        if !ends_on_to {
+            legs.push((at, mv.to(), Vec::new()));
+        }
+        for (i, (a, b, shots)) in legs.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str(&g.name(*a));
+            s.push_str(&g.name(*b));
+            for t in shots {
+                s.push('*');
+                s.push_str(&g.name(*t));
+            }
+        }
     }
     match mv.promotion() {
         Promotion::None => {}
@@ -100,32 +137,52 @@ pub fn parse_move_text(g: &Geometry, text: &str) -> Result<MoveText, NotationErr
         return Ok(MoveText {
             origin: Origin::Drop(id.to_owned()),
             kills: Vec::new(),
+            shots: Vec::new(),
             to,
             promotion,
         });
     }
     let mut legs = Vec::new();
     for leg in body.split(',') {
+        let mut parts = leg.split('*');
+        let squares = parts.next().unwrap_or_default();
         let (a, n) = g
-            .parse_prefix(leg)
+            .parse_prefix(squares)
             .ok_or_else(|| bad(&format!("leg '{leg}' does not start with a square")))?;
         let b = g
-            .parse(&leg[n..])
+            .parse(&squares[n..])
             .ok_or_else(|| bad(&format!("leg '{leg}' does not end with a square")))?;
-        legs.push((a, b));
+        let shots = parts
+            .map(|t| {
+                g.parse(t)
+                    .ok_or_else(|| bad(&format!("shot '*{t}' is not a square of this board")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        legs.push((a, b, shots));
     }
     for w in legs.windows(2) {
         if w[0].1 != w[1].0 {
             return Err(bad("each leg must start where the previous one ended"));
         }
     }
-    if legs.len() > crate::mv::MAX_KILLS + 1 {
-        return Err(bad("too many legs"));
+    let last = legs.len() - 1;
+    let mut kills = Vec::new();
+    let mut shots = Vec::new();
+    for (i, (_, b, leg_shots)) in legs.iter().enumerate() {
+        if leg_shots.is_empty() && i < last {
+            kills.push(*b);
+        }
+        kills.extend(leg_shots);
+        shots.extend(leg_shots);
+    }
+    if kills.len() > crate::mv::MAX_KILLS {
+        return Err(bad("too many kills"));
     }
     Ok(MoveText {
         origin: Origin::Square(legs[0].0),
-        kills: legs[..legs.len() - 1].iter().map(|l| l.1).collect(),
-        to: legs[legs.len() - 1].1,
+        kills,
+        shots,
+        to: legs[last].1,
         promotion,
     })
 }
