@@ -194,6 +194,7 @@ impl Position {
         if let Some(c) = fields.get(4) {
             read_counters(&mut pos, c)?;
         }
+        pos.after_setup();
         let king_safety = variant.rules.check == CheckRule::KingSafety;
         for c in Color::ALL {
             // Under royal capture a side without royal pieces has lost: a finished game.

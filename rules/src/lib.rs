@@ -8,13 +8,16 @@
 //! Rules that go beyond the piece moves have modules of their own, so that the generic code stays
 //! free of special cases: [`promotion`] (what a piece becomes at the end of its move: zone and
 //! capture promotion, switchbacks, contagion), [`counters`] (limits on turn skips and checks in
-//! a row) and [`protected_royals`] (Hook Shogi's Emperor).
+//! a row), [`protected_royals`] (Hook Shogi's Emperor) and [`ko_shogi`] (the named rule module
+//! of Ko Shogi: shooting, burning, nets, the priests, chained and reverting promotions and its
+//! win condition).
 
 pub mod attacks;
 pub mod color;
 pub mod counters;
 pub mod fen;
 pub mod geometry;
+pub mod ko_shogi;
 pub mod legal;
 pub mod movegen;
 pub mod mv;

@@ -12,6 +12,9 @@ use crate::walker::{CellSet, MoveSink};
 impl Position {
     /// Appends every pseudo-legal move of the side to move.
     pub fn generate_pseudo_legal(&self, out: &mut Vec<Move>) {
+        if let Some(ko) = &self.variant.ko {
+            return ko.generate(self, self.side, out);
+        }
         let us = self.side;
         for &from in self.variant.geometry.squares() {
             let p = self.board[from.index()];
@@ -106,6 +109,9 @@ impl Position {
     #[inline]
     pub(crate) fn add_board_move(&self, p: Piece, mv: Move, out: &mut Vec<Move>) {
         let v = &self.variant;
+        if let Some(ko) = &v.ko {
+            return ko.add_move(self, p, mv, out);
+        }
         match v.rules.promotion {
             PromotionRule::None => out.push(mv),
             PromotionRule::Capture => self.add_capture_rule_move(p, mv, out),

@@ -10,7 +10,8 @@ pub enum WinReason {
     Checkmate,
     /// The loser has no legal move (not in check).
     NoLegalMoves,
-    /// The loser's last royal piece was captured.
+    /// The loser's last royal piece was captured (Ko Shogi: the loser no longer commands, having
+    /// lost its general and governor and its middle troop or banner, by capture or burn).
     RoyalCaptured,
     /// The position repeated and every move of the loser in the cycle gave check.
     PerpetualCheck,

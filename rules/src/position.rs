@@ -24,6 +24,9 @@ pub(crate) struct Undo {
     pub(crate) counters_before: Counters,
     /// Whether the move left the opponent in check (kept only where a rule needs it).
     pub(crate) gave_check: bool,
+    /// Length of [`Position::journal`] before the move: a rule module's make records there
+    /// every square it changes, and unmake restores them.
+    pub(crate) journal_len: u32,
 }
 
 /// The rule counters that change which moves are legal, so belong to the position: turn
@@ -52,6 +55,13 @@ pub struct Position {
     /// Hashes of the positions before the moves of `history` when the root was set up from
     /// text with a known past (empty otherwise); used by the repetition count.
     pub(crate) root_hashes: Vec<u64>,
+    /// Squares changed by the moves of `history` with their previous content, in order, where
+    /// a rule module makes the move (a move there can change many squares: burns, chained
+    /// promotions, reversions); empty otherwise.
+    pub(crate) journal: Vec<(Square, Piece)>,
+    /// Number of pieces on the board per piece code, kept where a rule module asks questions
+    /// such as "does this side still have a drum" at every move; empty otherwise.
+    pub(crate) counts: Vec<u16>,
 }
 
 impl Position {
@@ -66,7 +76,17 @@ impl Position {
                 pos.set_hand(c, kind, n);
             }
         }
+        pos.after_setup();
         pos
+    }
+
+    /// Completes a position whose pieces have been placed: a rule module's own bookkeeping
+    /// (Ko Shogi: which sides still command).
+    pub(crate) fn after_setup(&mut self) {
+        if self.variant.ko.is_some() {
+            let v = self.variant.clone();
+            v.ko.as_ref().expect("rule module").refresh_commanders(self);
+        }
     }
 
     /// An empty board with empty hands and `side` to move.
@@ -99,6 +119,12 @@ impl Position {
             counters: Counters::default(),
             history: Vec::with_capacity(256),
             root_hashes: Vec::new(),
+            journal: Vec::new(),
+            counts: if variant.ko.is_some() {
+                vec![0; 256]
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -107,6 +133,9 @@ impl Position {
         debug_assert!(self.board[sq.index()].is_empty());
         self.board[sq.index()] = p;
         self.hash ^= self.variant.zobrist.piece(sq.index(), p.0);
+        if !self.counts.is_empty() {
+            self.counts[p.index()] += 1;
+        }
         if self.variant.piece(p.kind()).royal {
             self.royals[p.color().index()] += 1;
             self.royal_sq[p.color().index()] = sq;
@@ -158,16 +187,19 @@ impl Position {
         self.hands[color.index() * self.variant.num_kinds() + kind.index()]
     }
 
-    /// Number of royal pieces `color` has on the board.
+    /// Number of royal pieces `color` has on the board. In Ko Shogi, whose rule module decides
+    /// who has lost: 1 while `color` still commands, 0 once it does not.
     #[inline]
     pub fn royal_count(&self, color: Color) -> u8 {
         self.royals[color.index()]
     }
 
-    /// Square of `color`'s royal piece, in variants with one royal piece per side.
+    /// Square of `color`'s royal piece, in variants with one royal piece per side (none in Ko
+    /// Shogi, where no single piece is royal).
     #[inline]
     pub fn royal_square(&self, color: Color) -> Option<Square> {
-        (self.royals[color.index()] == 1).then_some(self.royal_sq[color.index()])
+        (self.royals[color.index()] == 1 && self.variant.ko.is_none())
+            .then_some(self.royal_sq[color.index()])
     }
 
     /// The moves made since the root, oldest first.
@@ -187,6 +219,14 @@ impl Position {
     }
 
     pub(crate) fn make_move_inner(&mut self, mv: Move, track_check: bool) {
+        if self.variant.ko.is_some() {
+            let v = self.variant.clone();
+            return v
+                .ko
+                .as_ref()
+                .expect("rule module")
+                .make_move(self, mv, track_check);
+        }
         let us = self.side;
         let nk = self.variant.num_kinds();
         let mut undo = Undo {
@@ -199,6 +239,7 @@ impl Position {
             royals_before: self.royals,
             counters_before: self.counters,
             gave_check: false,
+            journal_len: 0,
         };
         let variant = self.variant.clone();
         let z = &variant.zobrist;
@@ -322,6 +363,15 @@ impl Position {
         self.side = self.side.opposite();
         let us = self.side;
         self.ply -= 1;
+        if self.variant.ko.is_some() {
+            // The rule module's make journaled every square it changed.
+            self.undo_journal(undo.journal_len as usize);
+            self.royals = undo.royals_before;
+            self.royal_sq = undo.royal_sq_before;
+            self.counters = undo.counters_before;
+            self.hash = undo.hash_before;
+            return;
+        }
         let nk = self.variant.num_kinds();
         self.board[mv.to().index()] = Piece::EMPTY;
         if let Some(kind) = mv.dropped() {
@@ -340,6 +390,49 @@ impl Position {
         self.royals = undo.royals_before;
         self.counters = undo.counters_before;
         self.hash = undo.hash_before;
+    }
+
+    /// Changes a square for a rule module's make: records the old content in the journal and
+    /// keeps the hash and the piece counts.
+    #[inline]
+    pub(crate) fn set_square(&mut self, sq: Square, p: Piece) {
+        let old = self.board[sq.index()];
+        if old == p {
+            return;
+        }
+        self.journal.push((sq, old));
+        let z = &self.variant.zobrist;
+        if old.is_piece() {
+            self.hash ^= z.piece(sq.index(), old.0);
+            self.counts[old.index()] -= 1;
+        }
+        if p.is_piece() {
+            self.hash ^= z.piece(sq.index(), p.0);
+            self.counts[p.index()] += 1;
+        }
+        self.board[sq.index()] = p;
+    }
+
+    /// Restores the squares journaled since the journal had `len` entries, latest first.
+    fn undo_journal(&mut self, len: usize) {
+        while self.journal.len() > len {
+            let (sq, old) = self.journal.pop().expect("journal entry");
+            let now = self.board[sq.index()];
+            if now.is_piece() {
+                self.counts[now.index()] -= 1;
+            }
+            if old.is_piece() {
+                self.counts[old.index()] += 1;
+            }
+            self.board[sq.index()] = old;
+        }
+    }
+
+    /// Number of pieces of `kind` and `color` on the board, where the position keeps counts
+    /// (a rule module's variant).
+    #[inline]
+    pub(crate) fn count(&self, kind: PieceKind, color: Color) -> u16 {
+        self.counts[Piece::new(kind, color).index()]
     }
 
     /// The hash recomputed from scratch, to check the incremental one.
@@ -366,8 +459,12 @@ impl Position {
     }
 
     /// Whether `color`'s royal piece is attacked (in variants with one royal per side); with
-    /// several royals, whether any of them is.
+    /// several royals, whether any of them is. In Ko Shogi: whether `color`'s sole objective
+    /// piece could be removed by the other side's next move (see [`crate::ko_shogi`]).
     pub fn in_check(&self, color: Color) -> bool {
+        if let Some(ko) = &self.variant.ko {
+            return ko.in_check(self, color);
+        }
         match self.royals[color.index()] {
             0 => false,
             1 => self.is_attacked(self.royal_sq[color.index()], color.opposite()),

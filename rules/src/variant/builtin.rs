@@ -17,6 +17,10 @@ const BUILTIN: &[(&str, &str)] = &[
         "hook-shogi",
         include_str!("../../../configs/variants/hook-shogi.toml"),
     ),
+    (
+        "ko-shogi",
+        include_str!("../../../configs/variants/ko-shogi.toml"),
+    ),
 ];
 
 /// The ids of the built-in variants.

@@ -64,6 +64,11 @@ pub struct RulesFile {
     /// part of the position.
     #[serde(default)]
     pub max_consecutive_checks: Option<Spanned<u8>>,
+    /// A named rule module for the rules that are not piece moves or flags (`"ko-shogi"`: see
+    /// [`crate::ko_shogi`]); it finds the pieces it acts on by their IDs and decides promotion
+    /// and the end of the game itself, so the file then needs no royal piece.
+    #[serde(default)]
+    pub module: Option<Spanned<String>>,
 }
 
 fn default_promotion() -> Spanned<String> {

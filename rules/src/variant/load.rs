@@ -92,14 +92,20 @@ impl Variant {
         for p in &raw.pieces {
             pieces.push(read_piece(p.get_ref(), &geometry, &by_id, &rules, &err)?);
         }
+        // A promoted form shared by two kinds is allowed only where nothing demotes a piece to
+        // its unpromoted form (captured pieces to hand, switchbacks).
+        let unique_demotion = rules.drops || rules.switchback;
         for i in 0..pieces.len() {
             if let Some(to) = pieces[i].promotes_to {
                 let target = &mut pieces[to.index()];
                 if target.demotes_to.is_some() {
-                    return Err(err(
-                        raw.pieces[i].span().start,
-                        format!("'{}' is the promoted form of two pieces", target.id),
-                    ));
+                    if unique_demotion {
+                        return Err(err(
+                            raw.pieces[i].span().start,
+                            format!("'{}' is the promoted form of two pieces", target.id),
+                        ));
+                    }
+                    continue;
                 }
                 target.demotes_to = Some(PieceKind(i as u8));
             }
@@ -123,7 +129,25 @@ impl Variant {
         crate::promotion::resolve_after_capture(&mut pieces, &rules);
 
         let (setup, start_hand) = read_setup(&raw, &geometry, &pieces, &rules, &err)?;
+        let ko = match &raw.rules.module {
+            None => None,
+            Some(m) if m.get_ref() == "ko-shogi" => {
+                let ko = crate::ko_shogi::KoShogi::new(&pieces, &geometry, &rules)
+                    .map_err(|what| err(m.span().start, what))?;
+                Some(Box::new(ko))
+            }
+            Some(m) => {
+                return Err(err(
+                    m.span().start,
+                    format!("module = '{}': expected \"ko-shogi\"", m.get_ref()),
+                ))
+            }
+        };
         for c in Color::ALL {
+            if ko.is_some() {
+                // The module decides who has lost (Ko Shogi's commanding pieces).
+                break;
+            }
             let royals = setup
                 .iter()
                 .filter(|(_, p)| p.color() == c && pieces[p.kind().index()].royal)
@@ -193,6 +217,7 @@ impl Variant {
             royal_codes,
             protected_royal_rule,
             has_contagion,
+            ko,
         })
     }
 }

@@ -117,7 +117,8 @@ pub struct PieceType {
     pub promotes_to: Option<PieceKind>,
     /// Whether promotion, once open, is forced.
     pub promotion_forced: bool,
-    /// The unpromoted form, for promoted kinds.
+    /// The unpromoted form, for promoted kinds (where two kinds share a promoted form, which
+    /// only variants without drops and switchbacks allow, the first of them).
     pub demotes_to: Option<PieceKind>,
     /// Drop restrictions.
     pub drop: DropRules,
@@ -169,6 +170,8 @@ pub struct Variant {
     pub(crate) protected_royal_rule: PieceSet,
     /// Whether any kind is contagious.
     pub(crate) has_contagion: bool,
+    /// Ko Shogi's rule module, when the file names it (`rules.module = "ko-shogi"`).
+    pub(crate) ko: Option<Box<crate::ko_shogi::KoShogi>>,
 }
 
 impl Variant {
@@ -230,6 +233,12 @@ impl Variant {
     #[inline]
     pub fn on_last_rank(&self, color: Color, sq: Square) -> bool {
         self.relative_rank(color, sq) + 1 == self.geometry.ranks()
+    }
+
+    /// Whether a named rule module (Ko Shogi's) runs the rules beyond the piece moves.
+    #[inline]
+    pub fn has_rule_module(&self) -> bool {
+        self.ko.is_some()
     }
 
     /// Whether any piece kind has moves beyond plain leaps and slides.

@@ -1,0 +1,59 @@
+//! The end of the game (§10): a side survives while it has a general, or a governor, or both a
+//! middle troop and a banner (BN or FW). The position's royal count holds 1 for a side that
+//! survives and 0 for one that does not, so the generic outcome test applies: after a move, if
+//! the opponent no longer survives the mover wins, else if the mover no longer survives it
+//! loses; a side without legal moves loses; repetition and perpetual check as in shogi.
+//!
+//! Check, for the perpetual-check rule: a side's *sole objective piece* is its G or GV when
+//! that piece alone keeps it alive; it is in check when the other side has a move that would
+//! remove it (a kill, or a poison flame ending next to it).
+
+use super::KoShogi;
+use crate::color::Color;
+use crate::mv::Move;
+use crate::piece::Piece;
+use crate::position::Position;
+
+impl KoShogi {
+    /// Whether `color` still commands (§10).
+    pub(crate) fn survives(&self, pos: &Position, color: Color) -> bool {
+        let k = &self.k;
+        self.has(pos, k.g, color)
+            || self.has(pos, k.gv, color)
+            || (self.has(pos, k.mt, color)
+                && (self.has(pos, k.bn, color) || self.has(pos, k.fw, color)))
+    }
+
+    /// Sets the position's royal counts from who survives.
+    pub(crate) fn refresh_commanders(&self, pos: &mut Position) {
+        for c in Color::ALL {
+            let commands = self.survives(pos, c);
+            pos.royals[c.index()] = commands as u8;
+        }
+    }
+
+    /// Whether `color`'s sole objective piece could be removed by the other side's next move.
+    pub(crate) fn in_check(&self, pos: &Position, color: Color) -> bool {
+        let k = &self.k;
+        let generals = pos.count(k.g, color) + pos.count(k.gv, color);
+        let troop_and_banner = self.has(pos, k.mt, color)
+            && (self.has(pos, k.bn, color) || self.has(pos, k.fw, color));
+        if generals != 1 || troop_and_banner {
+            return false;
+        }
+        let kind = if self.has(pos, k.g, color) { k.g } else { k.gv };
+        let Some(&target) = self.squares_of(pos, kind, color).first() else {
+            return false;
+        };
+        let by = color.opposite();
+        let mut moves: Vec<Move> = Vec::with_capacity(256);
+        self.generate(pos, by, &mut moves);
+        let flame = Piece::new(k.pf, by);
+        moves.iter().any(|m| {
+            (m.to() == target && m.to() != m.from())
+                || m.kills().contains(&target)
+                || (pos.board[m.from().index()] == flame
+                    && self.neighbours.iter().any(|&d| m.to().offset(d) == target))
+        })
+    }
+}
