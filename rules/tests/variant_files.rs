@@ -182,3 +182,23 @@ fn rule_flags_that_do_not_fit_the_rules_are_rejected() {
     let (_, msg) = error_of(&text);
     assert!(msg.contains("royal-capture"), "{msg}");
 }
+
+#[test]
+fn unknown_rule_module_is_named() {
+    let text = HAND.replace("[rules]", "[rules]\nmodule = \"chess\"");
+    let (line, msg) = error_of(&text);
+    assert_eq!(line, line_of(&text, "module = \"chess\""));
+    assert!(msg.contains("'chess'"), "{msg}");
+}
+
+#[test]
+fn the_ko_shogi_module_checks_what_it_needs() {
+    const KO: &str = include_str!("../../configs/variants/ko-shogi.toml");
+    let text = KO.replace("\"FW\"", "\"FX\"");
+    let (line, msg) = error_of(&text);
+    assert_eq!(line, line_of(&text, "module = \"ko-shogi\""));
+    assert!(msg.contains("'FW'"), "{msg}");
+    let text = KO.replace("betza = \"AD\"", "betza = \"ADR\"");
+    let (_, msg) = error_of(&text);
+    assert!(msg.contains("single leaps"), "{msg}");
+}
