@@ -6,14 +6,19 @@
 //! ratio, so that the figure is read against a reference measured on the same machine in the
 //! same run. For Shoko, Gyaku-sama and Hook Shogi it also measures a middle-game position (60
 //! random plies from the start, fixed seed), where far more pieces interact than in the closed
-//! start positions. `KOMA_BENCH_DEPTH4=1` also runs Hand Shogi perft(4) once and checks its
-//! count.
+//! start positions. Ko Shogi, whose rules run in its rule module, is measured the same way with
+//! its own reference generator (perft 3 from the start, perft 2 in the middle game, where
+//! shooters, priests and promotions are at work). `KOMA_BENCH_DEPTH4=1` also runs Hand Shogi
+//! perft(4) once and checks its count.
 
 #[path = "../tests/reference/hand_shogi.rs"]
 mod reference;
 
 #[path = "../tests/reference/large_shogi.rs"]
 mod large_reference;
+
+#[path = "../tests/reference/ko_shogi.rs"]
+mod ko_reference;
 
 use criterion::{criterion_group, Criterion, Throughput};
 use koma_rules::{load_variant, perft, Position};
@@ -33,6 +38,9 @@ const LARGE: [(Game, u32, f64); 3] = [
     (Game::Gyaku, 4, 10e6),
     (Game::Hook, 3, 5e6),
 ];
+
+/// Ko Shogi's target in nodes per second.
+const KO_TARGET: f64 = 2e6;
 
 fn bench_perft(c: &mut Criterion) {
     let v = load_variant("hand-shogi").unwrap();
@@ -59,15 +67,31 @@ fn bench_perft(c: &mut Criterion) {
         g.bench_function("middle-game-perft3-bulk", |b| b.iter(|| perft(&mut mid, 3)));
         g.finish();
     }
+    let v = load_variant("ko-shogi").unwrap();
+    let mut pos = Position::start(&v);
+    let mut g = c.benchmark_group("ko-shogi");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(perft(&mut pos, 2)));
+    g.bench_function("perft2-bulk", |b| b.iter(|| perft(&mut pos, 2)));
+    let mut mid = random_walk("ko-shogi", 60);
+    g.throughput(Throughput::Elements(perft(&mut mid, 2)));
+    g.bench_function("middle-game-perft2-bulk", |b| b.iter(|| perft(&mut mid, 2)));
+    g.finish();
 }
 
 /// The position after 60 random legal plies from the start (fixed seed), or fewer if the game
 /// ends.
 fn middle_game(game: Game) -> Position {
-    let v = load_variant(game.id()).unwrap();
+    random_walk(game.id(), 60)
+}
+
+/// The position after `plies` random legal plies from the start of variant `id` (fixed seed),
+/// or fewer if the game ends.
+fn random_walk(id: &str, plies: usize) -> Position {
+    let v = load_variant(id).unwrap();
     let mut pos = Position::start(&v);
     let mut rng = StdRng::seed_from_u64(0x6d6964);
-    for _ in 0..60 {
+    for _ in 0..plies {
         let moves = pos.legal_moves();
         if moves.is_empty() || pos.outcome().is_some() {
             break;
@@ -125,6 +149,27 @@ fn summary() {
             ours_mid / target,
         );
     }
+    let v = load_variant("ko-shogi").unwrap();
+    let mut ko = Position::start(&v);
+    let ours = rate(3.0, || perft(&mut ko, 3));
+    let r = ko_reference::RefPosition::start();
+    let theirs = rate(3.0, || r.perft(2));
+    let mut mid = random_walk("ko-shogi", 60);
+    let ours_mid = rate(3.0, || perft(&mut mid, 2));
+    let r_mid = ko_reference::RefPosition::from_fen(&mid.to_text());
+    let theirs_mid = rate(3.0, || r_mid.perft(1));
+    println!(
+        "summary ko-shogi: rules core {:.1} M nodes/s (perft 3 from the start, bulk counting); reference generator {:.3} M nodes/s (perft 2, bulk counting); ratio {:.0}x; target {:.0} M nodes/s: {:.2}x of target; middle game: rules core {:.1} M nodes/s (perft 2), reference {:.3} M nodes/s (perft 1), ratio {:.0}x, {:.2}x of target",
+        ours / 1e6,
+        theirs / 1e6,
+        ours / theirs,
+        KO_TARGET / 1e6,
+        ours / KO_TARGET,
+        ours_mid / 1e6,
+        theirs_mid / 1e6,
+        ours_mid / theirs_mid,
+        ours_mid / KO_TARGET,
+    );
     if std::env::var_os("KOMA_BENCH_DEPTH4").is_some() {
         let start = Instant::now();
         let n = perft(&mut pos, 4);
