@@ -729,6 +729,26 @@ fn clear_line_and_over_pieces() {
     }
 }
 
+/// §4.3: the chariots, the gun carriage and the chariot of the gods cannot capture a
+/// heavenly fortress, which blocks them; everything else can.
+#[test]
+fn chariots_cannot_capture_the_heavenly_fortress() {
+    for (id, can) in [
+        ("CH", false),
+        ("CU", false),
+        ("PCU", false),
+        ("GC", false),
+        ("CG", false),
+        ("QM", true),
+        ("PMI", true),
+    ] {
+        let mut pos = position(&format!("{id} j10, G a1"), "HF j12, G s19", Color::Black);
+        let moves = moves_of(&mut pos, "j10");
+        assert_eq!(moves.contains("j12 x{j12}"), can, "{id}");
+        assert!(moves.contains("j11") && !moves.contains("j13"), "{id}");
+    }
+}
+
 /// The immunity lists of §5.3; an immune enemy also stops a clear line.
 #[test]
 fn shot_immunities() {
@@ -920,6 +940,12 @@ fn promotion_triggers() {
     assert!(t.contains("j13k14+") && t.contains("j13k14=") && t.contains("j13i12"));
     let t = texts_of(&mut pos, "j15");
     assert!(t.contains("j15k14+") && t.contains("j15k14=") && t.contains("j15i16="));
+    let mut pos = position("SH n14, G a1", "G s19", Color::Black);
+    let t = texts_of(&mut pos, "n14");
+    assert!(
+        t.contains("n14m13+") && t.contains("n14m13="),
+        "out of the zone: {t:?}"
+    );
     // White's zone is ranks 1 to 6.
     let mut pos = position("G a1", "SH j7, G s19", Color::White);
     let t = texts_of(&mut pos, "j7");
