@@ -7,6 +7,11 @@
 //! followed by shots ends on the (empty) square they are fired from; any other leg but the last
 //! ends on a square it captures on. So the kills of a text are its non-final leg ends without
 //! shots, and every shot.
+//!
+//! A move is its origin, destination, set of kills and promotion: where several paths make the
+//! same move (two shots in either order, a capture by displacement or by a shot), the generator
+//! keeps the first it finds, whose path the text shows, and [`Position::parse_move`] accepts
+//! the text of any of them.
 
 use crate::geometry::Geometry;
 use crate::mv::{Move, Promotion};
