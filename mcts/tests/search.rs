@@ -119,7 +119,7 @@ fn gumbel_with_tree_reuse_spreads_the_new_visits_by_its_schedule() {
 
 #[test]
 fn mate_check_sees_the_opponents_mate_in_one_with_few_simulations() {
-    let mut mate = Position::from_text(&v, MATE_IN_ONE).unwrap();
+    let mut mate = mate_position();
     let cfg = SearchConfig {
         gumbel: true,
         ..SearchConfig::default()
