@@ -153,3 +153,10 @@ fn hand_shogi_selfplay_train_publish_reload_arena() {
         );
     }
 }
+
+#[test]
+fn shoko_shogi_selfplay_train_publish_reload_arena() {
+    let dir = run_dir("shoko");
+    session::train(&options(&dir, "shoko-shogi", 0.75)).unwrap();
+    check_run(&dir, "shoko-shogi");
+}

@@ -28,6 +28,9 @@ pub struct SearchConfig {
     pub gumbel_c_scale: f32,
     /// Virtual loss added per in-flight visit (several leaves of one tree in one batch).
     pub virtual_loss: f32,
+    /// Recognise a mate in one (or capture of the last royal) when a node is first reached:
+    /// such a node is a proven win, and at the root the winning move is played at once.
+    pub mate_check: bool,
 }
 
 impl Default for SearchConfig {
@@ -43,6 +46,7 @@ impl Default for SearchConfig {
             gumbel_c_visit: 50.0,
             gumbel_c_scale: 0.1,
             virtual_loss: 1.0,
+            mate_check: true,
         }
     }
 }

@@ -56,7 +56,13 @@ impl Tree {
             return None;
         }
         let visits: Vec<(Move, u32)> = children.iter().map(|c| (c.0, c.1)).collect();
-        let (policy, best) = if let Some(g) = &self.gumbel {
+        let (policy, best) = if let Some(w) = self.root_win {
+            let policy = children
+                .iter()
+                .map(|c| (c.0, if c.0 == w { 1.0 } else { 0.0 }))
+                .collect();
+            (policy, w)
+        } else if let Some(g) = &self.gumbel {
             let pi = improved_policy(self);
             let best = children[g.final_choice(self)].0;
             (children.iter().map(|c| c.0).zip(pi).collect(), best)

@@ -84,6 +84,8 @@ pub struct Tree {
     pub(crate) root_sims: u32,
     /// Simulations the current search will run (Gumbel plans its phases with it).
     pub(crate) budget: u32,
+    /// A move that wins at once from the root, when the mate check found one.
+    pub(crate) root_win: Option<Move>,
 }
 
 impl Tree {
@@ -100,6 +102,7 @@ impl Tree {
             noise_applied: false,
             root_sims: 0,
             budget: 0,
+            root_win: None,
         };
         t.clear();
         t
@@ -119,6 +122,7 @@ impl Tree {
         self.root = 0;
         self.gumbel = None;
         self.noise_applied = false;
+        self.root_win = None;
     }
 
     /// Starts a search of `budget` simulations from the current root; `noisy` adds exploration
@@ -214,6 +218,18 @@ impl Tree {
             self.nodes[node as usize].state = State::Terminal(v);
             self.unwind(pos, &path, Some(v));
             return Gathered::Terminal;
+        }
+        if self.cfg.mate_check {
+            if let Some(win) = pos.winning_move(&moves) {
+                if node == self.root {
+                    self.root_win = Some(win);
+                } else {
+                    // The side to move here wins at once: a proven win, no evaluation needed.
+                    self.nodes[node as usize].state = State::Terminal(1.0);
+                    self.unwind(pos, &path, Some(1.0));
+                    return Gathered::Terminal;
+                }
+            }
         }
         let request = eval.prepare(pos, &moves);
         let first = self.edges.len() as u32;
@@ -315,6 +331,12 @@ impl Tree {
     }
 
     fn select_root(&mut self) -> usize {
+        if let Some(w) = self.root_win {
+            let (a, b) = self.edge_range(self.root);
+            if let Some(i) = self.edges[a..b].iter().position(|e| e.mv == w) {
+                return a + i;
+            }
+        }
         if self.gumbel.is_some() {
             let mut g = self.gumbel.take().expect("checked");
             let e = g.select(self);
@@ -377,6 +399,7 @@ impl Tree {
         if child != NONE && self.nodes[child as usize].state == State::Expanded {
             self.root = child;
             self.gumbel = None;
+            self.root_win = None;
             // Compact when the discarded part dominates, so long games stay small.
             if self.edges.len() > 20_000 {
                 self.compact();

@@ -116,3 +116,52 @@ fn gumbel_with_tree_reuse_spreads_the_new_visits_by_its_schedule() {
         "{new_visits:?}"
     );
 }
+
+#[test]
+fn mate_check_sees_the_opponents_mate_in_one_with_few_simulations() {
+    let mut mate = mate_position();
+    let cfg = SearchConfig {
+        gumbel: true,
+        ..SearchConfig::default()
+    };
+    // At the root the mate is played at once, whatever the budget.
+    let mut tree = Tree::new(cfg.clone(), 1);
+    let r = search(&mut tree, &mut mate, &UniformEvaluator, 4, 1, false).unwrap();
+    assert_eq!(mate.move_text(&r.best), "G@h8");
+    let p: f32 = r
+        .policy
+        .iter()
+        .filter(|(m, _)| mate.move_text(m) == "G@h8")
+        .map(|x| x.1)
+        .sum();
+    assert_eq!(p, 1.0);
+    // Without the mate check, four simulations over hundreds of moves miss it.
+    let mut plain = Tree::new(
+        SearchConfig {
+            mate_check: false,
+            ..cfg
+        },
+        1,
+    );
+    let r = search(&mut plain, &mut mate, &UniformEvaluator, 4, 1, false).unwrap();
+    assert_ne!(mate.move_text(&r.best), "G@h8");
+}
+
+#[test]
+fn a_child_where_the_opponent_mates_is_a_proven_loss() {
+    // White threatens G@b2 mate (the gold attacks a1, a2 and b1; the shogun on b4 guards it).
+    // With the mate check, a node where White can mate is a proven loss for Black, so the
+    // search picks a move that does not allow it.
+    let v = load_variant("hand-shogi").unwrap();
+    let mut pos = Position::from_text(&v, "8k/9/9/9/9/1(sh)7/9/9/K8 b g").unwrap();
+    let mut tree = Tree::new(SearchConfig::default(), 3);
+    let r = search(&mut tree, &mut pos, &UniformEvaluator, 400, 1, false).unwrap();
+    let mut after = pos.clone();
+    after.make_move(r.best);
+    let replies = after.legal_moves();
+    assert!(
+        after.winning_move(&replies).is_none(),
+        "{} lets White mate",
+        pos.move_text(&r.best)
+    );
+}

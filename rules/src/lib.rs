@@ -29,6 +29,7 @@ pub mod position;
 pub mod promotion;
 pub mod protected_royals;
 pub mod square;
+mod tactics;
 pub mod variant;
 mod walker;
 pub mod xbetza;
