@@ -1,6 +1,8 @@
 //! The learning loop end to end on a tiny network: self-play -> train -> publish -> reload ->
 //! arena, and the TensorBoard events a run leaves behind.
 
+mod common;
+
 use koma_rules::load_variant;
 use koma_selfplay::{chunk, publish, Store};
 use koma_trainer::session::{self, RunOptions};
@@ -11,41 +13,7 @@ use std::sync::Arc;
 
 /// A network and schedule small enough for a test on two cores.
 fn tiny_config(variant: &str) -> RunConfig {
-    RunConfig::parse(
-        &format!(
-            r#"
-variant = "{variant}"
-device = "cpu"
-torch_threads = 1
-[model]
-blocks = 1
-channels = 8
-gpool_every = 1
-head_dim = 4
-value_channels = 2
-value_hidden = 8
-[selfplay]
-workers = 1
-games_per_worker = 6
-full_simulations = 8
-fast_simulations = 2
-full_search_fraction = 0.5
-opening_plies = 2
-games_per_chunk = 1
-max_batch = 64
-[trainer]
-batch_size = 16
-warmup_steps = 2
-window_positions = 5000
-min_positions = 32
-target_ratio = 8.0
-publish_every = 3
-checkpoint_every = 3
-"#
-        ),
-        "tiny.toml",
-    )
-    .unwrap()
+    RunConfig::parse(&common::tiny_config_text(variant), "tiny.toml").unwrap()
 }
 
 fn run_dir(name: &str) -> PathBuf {

@@ -1,6 +1,8 @@
 //! A training run killed with SIGKILL resumes from its last checkpoint: the step count and the
 //! optimiser state continue, and every self-play chunk is ingested exactly once.
 
+mod common;
+
 use koma_rules::load_variant;
 use koma_selfplay::{chunk, Store};
 use koma_trainer::{checkpoint, RunConfig, Trainer};
@@ -8,36 +10,6 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-const CONFIG: &str = r#"
-variant = "hand-shogi"
-device = "cpu"
-torch_threads = 1
-[model]
-blocks = 1
-channels = 8
-gpool_every = 1
-head_dim = 4
-value_channels = 2
-value_hidden = 8
-[selfplay]
-workers = 1
-games_per_worker = 6
-full_simulations = 8
-fast_simulations = 2
-full_search_fraction = 0.5
-opening_plies = 2
-games_per_chunk = 1
-max_batch = 64
-[trainer]
-batch_size = 16
-warmup_steps = 2
-window_positions = 5000
-min_positions = 32
-target_ratio = 8.0
-publish_every = 3
-checkpoint_every = 3
-"#;
 
 fn koma(dir: &Path, extra: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_koma"));
@@ -72,7 +44,11 @@ fn sigkilled_training_resumes_without_loss_or_duplication() {
     let dir = std::env::temp_dir().join(format!("koma-resume-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("tiny.toml"), CONFIG).unwrap();
+    std::fs::write(
+        dir.join("tiny.toml"),
+        common::tiny_config_text("hand-shogi"),
+    )
+    .unwrap();
 
     // First run: wait for a checkpoint past a few steps, then kill it outright.
     let mut child = koma(&dir, &[]).spawn().unwrap();
@@ -102,7 +78,7 @@ fn sigkilled_training_resumes_without_loss_or_duplication() {
     // Reopening restores exactly the checkpointed state and optimiser.
     {
         let v = load_variant("hand-shogi").unwrap();
-        let cfg = RunConfig::parse(CONFIG, "tiny.toml").unwrap();
+        let cfg = RunConfig::parse(&common::tiny_config_text("hand-shogi"), "tiny.toml").unwrap();
         let store = Arc::new(Store::local(&dir.join("store")).unwrap());
         let t = Trainer::open(&dir, &v, &cfg, tch::Device::Cpu, store).unwrap();
         assert_eq!(t.state, saved);

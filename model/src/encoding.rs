@@ -5,6 +5,7 @@
 //! The side to move always "plays up the board": for the second player the board is turned
 //! 180 degrees and the colours swapped, so one network serves both sides.
 
+use crate::model::Request;
 use koma_rules::{Color, Move, PieceKind, Position, Promotion, Variant};
 use std::sync::Arc;
 
@@ -125,6 +126,18 @@ impl Encoder {
         out[(rest + 1) * n..(rest + 2) * n].fill(reps);
         let progress = pos.ply() as f32 / self.variant.rules.max_plies as f32;
         out[(rest + 2) * n..(rest + 3) * n].fill(progress);
+    }
+
+    /// The network input of `pos` and its legal `moves`; `repetitions` overrides the count
+    /// taken from the position's history (training samples rebuilt from text have none).
+    pub fn request(&self, pos: &Position, moves: &[Move], repetitions: Option<usize>) -> Request {
+        let mut input = vec![0.0; self.input_len()];
+        let reps = repetitions.unwrap_or_else(|| pos.repetitions());
+        self.encode_with_repetitions(pos, reps, &mut input);
+        Request {
+            input,
+            moves: moves.iter().map(|m| self.move_index(pos, m)).collect(),
+        }
     }
 
     /// The policy-head indices of `mv` in `pos`.

@@ -116,15 +116,7 @@ impl Model {
 
     /// Encodes a position and its legal moves.
     pub fn prepare(&self, pos: &Position, moves: &[Move]) -> Request {
-        let mut input = vec![0.0; self.encoder.input_len()];
-        self.encoder.encode(pos, &mut input);
-        Request {
-            input,
-            moves: moves
-                .iter()
-                .map(|m| self.encoder.move_index(pos, m))
-                .collect(),
-        }
+        self.encoder.request(pos, moves, None)
     }
 
     /// Stacks requests into tensors on the model's device.

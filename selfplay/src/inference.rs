@@ -142,15 +142,7 @@ impl Evaluator for Client {
     type Request = Request;
 
     fn prepare(&self, pos: &Position, moves: &[Move]) -> Request {
-        let mut input = vec![0.0; self.encoder.input_len()];
-        self.encoder.encode(pos, &mut input);
-        Request {
-            input,
-            moves: moves
-                .iter()
-                .map(|m| self.encoder.move_index(pos, m))
-                .collect(),
-        }
+        self.encoder.request(pos, moves, None)
     }
 
     fn evaluate(&self, batch: Vec<Request>) -> Vec<Evaluation> {

@@ -9,7 +9,7 @@
 //! - memory: resident memory of a self-play run sampled over time.
 
 use clap::Args;
-use koma_mcts::{search, Evaluator, SearchConfig, Tree, UniformEvaluator};
+use koma_mcts::{search, SearchConfig, Tree, UniformEvaluator};
 use koma_model::{Model, Request};
 use koma_rules::{load_variant, Position};
 use koma_selfplay::{InferenceServer, Stats, Store, Worker};
@@ -243,6 +243,5 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
             series.join(" ")
         );
     }
-    let _ = UniformEvaluator.prepare(&Position::start(&v), &[]);
     Ok(())
 }

@@ -125,8 +125,6 @@ impl ReplayWindow {
             if moves.is_empty() {
                 continue;
             }
-            let mut input = vec![0.0; enc.input_len()];
-            enc.encode_with_repetitions(&pos, s.repetitions as usize, &mut input);
             let mut target = vec![0.0f32; moves.len()];
             for &(i, p) in &s.policy {
                 if let Some(t) = target.get_mut(i as usize) {
@@ -135,10 +133,7 @@ impl ReplayWindow {
             }
             policy.extend_from_slice(&target);
             wdl.extend_from_slice(&s.wdl);
-            requests.push(Request {
-                input,
-                moves: moves.iter().map(|m| enc.move_index(&pos, m)).collect(),
-            });
+            requests.push(enc.request(&pos, &moves, Some(s.repetitions as usize)));
         }
         TrainingBatch {
             requests,
