@@ -104,6 +104,7 @@ fn hand_shogi_selfplay_train_publish_reload_arena() {
     for t in [
         "loss/policy",
         "loss/value",
+        "loss/material",
         "loss/total",
         "train/learning_rate",
         "selfplay/games_per_second",

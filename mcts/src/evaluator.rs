@@ -3,16 +3,32 @@
 use koma_rules::{Move, Position};
 
 /// A network's verdict on a position: a prior for each legal move (in the order the moves were
-/// given) and win/draw/loss probabilities for the side to move.
+/// given), win/draw/loss probabilities and the expected material balance a few plies ahead,
+/// both for the side to move.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Evaluation {
     /// Move priors, summing to 1.
     pub priors: Vec<f32>,
     /// Probabilities of win, draw and loss for the side to move.
     pub wdl: [f32; 3],
+    /// Predicted material balance a few plies ahead, in [-1, 1] (see
+    /// `koma_rules::PieceValues::balance`): an auxiliary output, trained to shape the trunk's
+    /// features and shown to users; the search itself counts material exactly
+    /// (`SearchConfig::material_weight`).
+    pub material: f32,
 }
 
 impl Evaluation {
+    /// An evaluation with no opinion: uniform priors (left empty, the search spreads them) and
+    /// an even game.
+    pub fn neutral() -> Evaluation {
+        Evaluation {
+            priors: Vec::new(),
+            wdl: [0.0, 1.0, 0.0],
+            material: 0.0,
+        }
+    }
+
     /// Expected score in [-1, 1] for the side to move.
     pub fn value(&self) -> f32 {
         self.wdl[0] - self.wdl[2]
@@ -49,7 +65,7 @@ impl Evaluator for UniformEvaluator {
             .into_iter()
             .map(|n| Evaluation {
                 priors: vec![1.0 / n.max(1) as f32; n],
-                wdl: [0.0, 1.0, 0.0],
+                ..Evaluation::neutral()
             })
             .collect()
     }

@@ -4,7 +4,7 @@ use crate::config::SearchConfig;
 use crate::evaluator::{Evaluation, Evaluator};
 use crate::gumbel::GumbelRoot;
 use crate::noise::dirichlet;
-use koma_rules::{Move, Outcome, Position};
+use koma_rules::{Move, Outcome, PieceValues, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
@@ -54,6 +54,8 @@ pub(crate) struct Node {
 pub struct Ticket {
     node: u32,
     path: Vec<u32>,
+    /// The leaf's capture-resolved material balance for its side to move.
+    material: f32,
 }
 
 /// The result of one gather.
@@ -86,6 +88,8 @@ pub struct Tree {
     pub(crate) budget: u32,
     /// A move that wins at once from the root, when the mate check found one.
     pub(crate) root_win: Option<Move>,
+    /// Piece values of the variant searched (made at the first leaf).
+    values: Option<PieceValues>,
 }
 
 impl Tree {
@@ -103,6 +107,7 @@ impl Tree {
             root_sims: 0,
             budget: 0,
             root_win: None,
+            values: None,
         };
         t.clear();
         t
@@ -231,6 +236,14 @@ impl Tree {
                 }
             }
         }
+        let material = if self.cfg.material_weight > 0.0 {
+            let values = self
+                .values
+                .get_or_insert_with(|| PieceValues::new(pos.variant()));
+            values.resolved_balance(pos, self.cfg.material_depth)
+        } else {
+            0.0
+        };
         let request = eval.prepare(pos, &moves);
         let first = self.edges.len() as u32;
         self.edges.extend(moves.iter().map(|&mv| Edge {
@@ -249,7 +262,14 @@ impl Tree {
         for _ in 0..path.len() {
             pos.unmake_move();
         }
-        Gathered::Leaf(Ticket { node, path }, request)
+        Gathered::Leaf(
+            Ticket {
+                node,
+                path,
+                material,
+            },
+            request,
+        )
     }
 
     /// Gives a leaf its evaluation: expands it and backs its value up the path.
@@ -266,7 +286,8 @@ impl Tree {
             e.prior = p;
             e.raw_prior = p;
         }
-        let v = eval.value();
+        let w = self.cfg.material_weight.clamp(0.0, 1.0);
+        let v = (1.0 - w) * eval.value() + w * ticket.material;
         let n = &mut self.nodes[node as usize];
         n.state = State::Expanded;
         n.net_value = v;

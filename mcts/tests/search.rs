@@ -165,3 +165,39 @@ fn a_child_where_the_opponent_mates_is_a_proven_loss() {
         pos.move_text(&r.best)
     );
 }
+
+/// Black's lance on e2 can take White's loose gold on e5.
+const LOOSE_GOLD: &str = "4k4/9/9/9/4g4/9/9/4L4/4K4 b S";
+/// Black can only drop its silver or move its king; the gold covers d4, e4, f4, d5, f5, e6.
+const SILVER_TO_PLACE: &str = "4k4/9/9/9/4g4/9/9/9/4K4 b S";
+
+#[test]
+fn the_material_term_takes_loose_pieces_and_keeps_its_own() {
+    let v = load_variant("hand-shogi").unwrap();
+    let best = |text: &str, cfg: SearchConfig| {
+        let mut pos = Position::from_text(&v, text).unwrap();
+        let mut tree = Tree::new(cfg, 5);
+        let r = search(&mut tree, &mut pos, &UniformEvaluator, 400, 1, false).unwrap();
+        (pos.move_text(&r.best), r.value)
+    };
+    for gumbel in [false, true] {
+        let cfg = SearchConfig {
+            gumbel,
+            gumbel_considered: 400,
+            ..SearchConfig::default()
+        };
+        assert_eq!(best(LOOSE_GOLD, cfg.clone()).0, "e2e5", "gumbel {gumbel}");
+        let (m, _) = best(SILVER_TO_PLACE, cfg);
+        assert!(
+            !["S@d4", "S@e4", "S@f4", "S@d5", "S@f5", "S@e6"].contains(&m.as_str()),
+            "gumbel {gumbel}: {m} puts the silver en prise"
+        );
+    }
+    // Without the term, the uniform evaluator sees no difference between the moves.
+    let cfg = SearchConfig {
+        material_weight: 0.0,
+        ..SearchConfig::default()
+    };
+    let (_, value) = best(LOOSE_GOLD, cfg);
+    assert!(value.abs() < 1e-6, "value {value}");
+}

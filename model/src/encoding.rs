@@ -12,6 +12,12 @@ use std::sync::Arc;
 /// Hand counts are given to the network divided by this.
 const HAND_SCALE: f32 = 4.0;
 
+/// Attack-count thresholds with a plane each, per side: "at least one, two, three pieces bear
+/// on this square". With them a hanging piece (attacked, undefended) or a safe destination is
+/// a per-square fact the first layer can read, instead of something the trunk must learn to
+/// trace along every slider's line.
+const ATTACK_LEVELS: usize = 3;
+
 /// Per-move index fields: origin square (-1 for a drop), destination, first kill square (-1
 /// for none), promotion (0 none, 1 promote, 2 decline), hand index of a dropped kind (-1).
 pub type MoveIndex = [i64; 5];
@@ -56,7 +62,7 @@ impl Encoder {
 
     /// Number of input planes.
     pub fn planes(&self) -> usize {
-        2 * self.kinds + 2 * self.hand_kinds.len() + 3
+        2 * self.kinds + 2 * self.hand_kinds.len() + 3 + 2 * ATTACK_LEVELS
     }
 
     /// Number of kinds that can be dropped (rows of the drop embedding).
@@ -126,6 +132,20 @@ impl Encoder {
         out[(rest + 1) * n..(rest + 2) * n].fill(reps);
         let progress = pos.ply() as f32 / self.variant.rules.max_plies as f32;
         out[(rest + 2) * n..(rest + 3) * n].fill(progress);
+        let mut counts = vec![0u8; n];
+        for (j, c) in [us, us.opposite()].into_iter().enumerate() {
+            counts.fill(0);
+            pos.add_attack_counts(c, &mut counts);
+            for (i, &count) in counts.iter().enumerate() {
+                let at = match us {
+                    Color::Black => i,
+                    Color::White => n - 1 - i,
+                };
+                for level in 0..ATTACK_LEVELS.min(count as usize) {
+                    out[(rest + 3 + j * ATTACK_LEVELS + level) * n + at] = 1.0;
+                }
+            }
+        }
     }
 
     /// The network input of `pos` and its legal `moves`; `repetitions` overrides the count

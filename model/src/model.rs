@@ -12,7 +12,7 @@ use std::sync::Arc;
 use tch::{nn, Device, Kind, Tensor};
 
 /// Version of the checkpoint layout.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// Metadata stored beside the weights of every checkpoint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -189,19 +189,21 @@ impl Model {
                 .reshape([-1])
                 .try_into()
                 .unwrap_or_default();
+            let material: Vec<f32> = out
+                .material
+                .to_device(Device::Cpu)
+                .reshape([-1])
+                .try_into()
+                .unwrap_or_default();
             let moves: usize = batch.counts.iter().sum();
-            if probs.len() != moves || wdl.len() != 3 * batch.counts.len() {
+            if probs.len() != moves
+                || wdl.len() != 3 * batch.counts.len()
+                || material.len() != batch.counts.len()
+            {
                 // A failed conversion: fall back to uniform priors and an even value rather
                 // than stopping the search (the search normalises empty priors).
                 tracing::error!("network output of unexpected size; using uniform evaluations");
-                return batch
-                    .counts
-                    .iter()
-                    .map(|_| Evaluation {
-                        priors: Vec::new(),
-                        wdl: [0.0, 1.0, 0.0],
-                    })
-                    .collect();
+                return batch.counts.iter().map(|_| Evaluation::neutral()).collect();
             }
             let mut at = 0;
             batch
@@ -217,6 +219,7 @@ impl Model {
                     Evaluation {
                         priors,
                         wdl: [wdl[3 * i], wdl[3 * i + 1], wdl[3 * i + 2]],
+                        material: material[i],
                     }
                 })
                 .collect()
@@ -277,6 +280,14 @@ impl Model {
                 file,
                 expected: variant.id.clone(),
                 found: meta.variant,
+            });
+        }
+        if meta.format != FORMAT {
+            // Layouts differ in heads and inputs: such weights cannot be loaded, only retrained.
+            return Err(ModelError::WrongArchitecture {
+                file,
+                expected: format!("checkpoint format {FORMAT}"),
+                found: format!("checkpoint format {}", meta.format),
             });
         }
         if let Some(a) = expected_arch {

@@ -1,5 +1,6 @@
 //! The network: a size-agnostic residual trunk with global-pooling bias blocks, a WDL value
-//! head from global pooling, and a policy head that scores each legal move from per-square
+//! head and a material head (the balance a few plies ahead) from global pooling, and a policy
+//! head that scores each legal move from per-square
 //! embeddings of its origin, first kill square and destination (plus learned drop and
 //! promotion terms), so its cost follows the number of legal moves, not the board area squared.
 
@@ -67,6 +68,8 @@ pub struct Outputs {
     pub move_logits: Tensor,
     /// Win/draw/loss logits per position, [B, 3].
     pub wdl_logits: Tensor,
+    /// Predicted material balance per position, in (-1, 1), [B].
+    pub material: Tensor,
 }
 
 /// The network's modules.
@@ -81,6 +84,7 @@ pub struct Net {
     value_conv: ConvBn,
     value_fc1: nn::Linear,
     value_fc2: nn::Linear,
+    material_fc: nn::Linear,
     head_dim: i64,
 }
 
@@ -121,6 +125,7 @@ impl Net {
                 Default::default(),
             ),
             value_fc2: nn::linear(p / "value_fc2", arch.value_hidden, 3, Default::default()),
+            material_fc: nn::linear(p / "material_fc", arch.value_hidden, 1, Default::default()),
             head_dim: d,
         }
     }
@@ -140,6 +145,7 @@ impl Net {
         let v = self.value_conv.forward(&h, train).relu();
         let v = self.value_fc1.forward(&global_pool(&v)).relu();
         let wdl_logits = self.value_fc2.forward(&v);
+        let material = self.material_fc.forward(&v).squeeze_dim(1).tanh();
 
         // Policy: per-square embeddings q, k, u, w, gathered per move.
         let d = self.head_dim;
@@ -171,6 +177,7 @@ impl Net {
         Outputs {
             move_logits: logits,
             wdl_logits,
+            material,
         }
     }
 }

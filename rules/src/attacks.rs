@@ -35,6 +35,85 @@ impl Position {
         false
     }
 
+    /// For every board square (dense index, as [`crate::Geometry::board_index`] numbers them),
+    /// adds to `counts` how many pieces of `by` bear on it: could capture there if an enemy
+    /// stood on it (an attack) or, on their own pieces, would recapture (a defence). The network
+    /// sees tactics through these counts; a plain convolution cannot count sliders along a line.
+    ///
+    /// Leaps and slides count own-occupied squares as defended; paths run by the walker (bent,
+    /// multi-leg and hopping moves) count only squares they can capture on as the board stands.
+    pub fn add_attack_counts(&self, by: Color, counts: &mut [u8]) {
+        let g = &self.variant.geometry;
+        let bump = |counts: &mut [u8], at: i32| {
+            if let Some(i) = g.board_index(Square(at as u16)) {
+                counts[i] = counts[i].saturating_add(1);
+            }
+        };
+        for &from in g.squares() {
+            let p = self.board[from.index()];
+            if !p.is_color(by) {
+                continue;
+            }
+            let table = &self.variant.piece(p.kind()).moves[by.index()];
+            let start = from.0 as i32;
+            for l in table.leaps.iter().filter(|l| l.c) {
+                if !self.board[(start + l.delta) as usize].is_wall() {
+                    bump(counts, start + l.delta);
+                }
+            }
+            for s in table.slides.iter().filter(|s| s.c) {
+                let mut cur = start;
+                for _ in 0..s.range {
+                    cur += s.delta;
+                    let q = self.board[cur as usize];
+                    if q.is_wall() {
+                        break;
+                    }
+                    bump(counts, cur);
+                    if !q.is_empty() {
+                        break;
+                    }
+                }
+            }
+            if !table.is_simple() {
+                let (ff, fr) = (g.file_of(from) as i32, g.rank_of(from) as i32);
+                for &to in g.squares() {
+                    let (df, dr) = (g.file_of(to) as i32 - ff, g.rank_of(to) as i32 - fr);
+                    let covered = table
+                        .leaps
+                        .iter()
+                        .any(|l| l.c && l.delta == to.0 as i32 - start)
+                        || table
+                            .slides
+                            .iter()
+                            .any(|s| s.c && self.slide_reaches(start, s, to));
+                    if to != from
+                        && !covered
+                        && table.reach.may_reach(df, dr)
+                        && self.complex_attacks(from, p, to)
+                    {
+                        bump(counts, to.0 as i32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether slide `s` from mailbox cell `start` reaches `to` over empty squares.
+    fn slide_reaches(&self, start: i32, s: &crate::xbetza::Slide, to: Square) -> bool {
+        let mut cur = start;
+        for _ in 0..s.range {
+            cur += s.delta;
+            if cur == to.0 as i32 {
+                return true;
+            }
+            if !self.board[cur as usize].is_empty() {
+                return false;
+            }
+        }
+        false
+    }
+
     /// Walks the paths of `by`'s pieces selected by `select` that can reach `sq`, looking for
     /// a capture on it.
     fn complex_attack(&self, sq: Square, by: Color, select: impl Fn(Piece) -> bool) -> bool {

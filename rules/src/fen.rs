@@ -80,7 +80,9 @@ fn read_piece(v: &Variant, s: &str) -> Result<(PieceKind, Color, usize), String>
     Ok((kind, color, end))
 }
 
-fn piece_token(v: &Variant, kind: PieceKind, color: Color) -> String {
+/// A piece as the position text writes it: `+` for a promoted form, one letter bare, several
+/// in parentheses, lowercase for White.
+pub(crate) fn piece_token(v: &Variant, kind: PieceKind, color: Color) -> String {
     let id = &v.piece(kind).id;
     let (plus, body) = match id.strip_prefix('+') {
         Some(b) => ("+", b),

@@ -163,10 +163,5 @@ impl Evaluator for Client {
 }
 
 fn uniform(n: usize) -> Vec<Evaluation> {
-    (0..n)
-        .map(|_| Evaluation {
-            priors: Vec::new(),
-            wdl: [0.0, 1.0, 0.0],
-        })
-        .collect()
+    (0..n).map(|_| Evaluation::neutral()).collect()
 }

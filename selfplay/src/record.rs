@@ -84,12 +84,12 @@ pub struct GameRecord {
 
 impl GameRecord {
     /// Replays the game, calling `visit(position, sorted legal moves, search record)` before
-    /// each move.
+    /// each move; returns the final position.
     pub fn replay(
         &self,
         variant: &Arc<Variant>,
         mut visit: impl FnMut(&mut Position, &[Move], Option<&SearchRecord>),
-    ) -> Result<(), StoreError> {
+    ) -> Result<Position, StoreError> {
         if self.variant != variant.id {
             return Err(StoreError::BadRecord(format!(
                 "record of variant '{}' replayed as '{}'",
@@ -126,7 +126,7 @@ impl GameRecord {
             visit(&mut pos, &moves, s.as_ref());
             pos.make_move(m);
         }
-        Ok(())
+        Ok(pos)
     }
 
     /// Number of positions with a full search (training samples).

@@ -1,5 +1,6 @@
 //! `koma arena`: a match between two players, with the results table and Elo.
 
+use anyhow::Context;
 use clap::Args;
 use koma_engine::arena::{run_match, MatchConfig, PlayerSpec};
 use koma_rules::load_variant;
@@ -40,6 +41,11 @@ pub struct ArenaArgs {
     /// memory for search trees.
     #[arg(long)]
     pub concurrent: Option<usize>,
+    /// Write every game to this file, one line each: index, A's colour, result, then the
+    /// moves from the start position (the opening first), so that games can be replayed with
+    /// `koma moves --moves ...` or read.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
 }
 
 /// Plays the match and prints the results table.
@@ -54,5 +60,19 @@ pub fn run(a: ArenaArgs) -> anyhow::Result<()> {
     cfg.concurrency = a.concurrent;
     let report = run_match(&cfg)?;
     println!("{report}");
+    if let Some(path) = &a.record {
+        let mut text = String::new();
+        for g in &report.games {
+            text.push_str(&format!(
+                "game {} a={:?} result=\"{}\" moves: {}\n",
+                g.index,
+                g.a_color,
+                g.outcome,
+                g.moves.join(" ")
+            ));
+        }
+        std::fs::write(path, text)
+            .with_context(|| format!("writing the games to {}", path.display()))?;
+    }
     Ok(())
 }

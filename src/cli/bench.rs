@@ -81,23 +81,37 @@ fn bench_search(v: &Arc<koma_rules::Variant>, secs: f64) {
         }
     }
     let gen_rate = gens as f64 / start.elapsed().as_secs_f64();
-    let mut sims = 0u64;
-    let start = Instant::now();
-    let mut i = 0;
-    while start.elapsed().as_secs_f64() < secs {
-        let pos = &mut positions[i % 32];
-        i += 1;
-        let mut tree = Tree::new(SearchConfig::default(), i as u64);
-        if let Some(r) = search(&mut tree, pos, &UniformEvaluator, 800, 1, false) {
-            sims += r.simulations as u64;
+    // The tree and rules alone (no material term), then the default search, whose leaves
+    // also run the capture search behind the material term.
+    for (what, material_weight) in [
+        ("tree only", 0.0),
+        (
+            "with material term",
+            SearchConfig::default().material_weight,
+        ),
+    ] {
+        let cfg = SearchConfig {
+            material_weight,
+            ..SearchConfig::default()
+        };
+        let mut sims = 0u64;
+        let start = Instant::now();
+        let mut i = 0;
+        while start.elapsed().as_secs_f64() < secs / 2.0 {
+            let pos = &mut positions[i % 32];
+            i += 1;
+            let mut tree = Tree::new(cfg.clone(), i as u64);
+            if let Some(r) = search(&mut tree, pos, &UniformEvaluator, 800, 1, false) {
+                sims += r.simulations as u64;
+            }
         }
+        let rate = sims as f64 / start.elapsed().as_secs_f64();
+        println!(
+            "bench search ({what}): {rate:.0} simulations/s on one core (PUCT, uniform evaluator, 800 per search); legal-move generation {gen_rate:.0} positions/s; ratio {:.2} simulations per generation; target 100000/s: {:.2}x",
+            rate / gen_rate,
+            rate / 100_000.0
+        );
     }
-    let rate = sims as f64 / start.elapsed().as_secs_f64();
-    println!(
-        "bench search: {rate:.0} simulations/s on one core (PUCT, uniform evaluator, 800 per search); legal-move generation {gen_rate:.0} positions/s; ratio {:.2} simulations per generation; target 100000/s: {:.2}x",
-        rate / gen_rate,
-        rate / 100_000.0
-    );
 }
 
 fn bench_network(model: &Model, v: &Arc<koma_rules::Variant>, batch: usize, secs: f64) -> f64 {

@@ -1,5 +1,6 @@
 //! Command-line interface: one subcommand per job.
 
+mod analyse;
 mod arena;
 mod bench;
 mod moves;
@@ -35,6 +36,8 @@ pub enum Command {
     Trainer(train::LoopArgs),
     /// Play a match between two players (paired openings) and report results and Elo.
     Arena(arena::ArenaArgs),
+    /// Search one position with a model and show its value and the moves it weighs.
+    Analyse(analyse::AnalyseArgs),
     /// Measure search, network and self-play throughput (and memory over time).
     Bench(bench::BenchArgs),
     /// Describe the build: built-in variants and the libtorch runtime.
@@ -65,6 +68,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Train(a) => train::train(a),
         Command::Bench(a) => bench::run(a),
         Command::Arena(a) => arena::run(a),
+        Command::Analyse(a) => analyse::run(a),
         Command::Selfplay(a) => train::selfplay(a),
         Command::Trainer(a) => train::trainer(a),
         Command::Info => {

@@ -20,6 +20,15 @@ pub struct TrainerConfig {
     pub weight_decay: f64,
     /// Weight of the value loss.
     pub value_weight: f64,
+    /// Share of the search's root value in the value target, the rest being the game result:
+    /// the root value is a far less noisy target than one game's result (Leela Chess Zero's
+    /// q-ratio), and it carries what the search knows about material from the first games.
+    pub value_target_q: f64,
+    /// Weight of the material loss (squared error of the predicted balance).
+    pub material_weight: f64,
+    /// Plies ahead of a position at which its material target is taken: far enough to count
+    /// the exchanges under way, near enough to follow from the position.
+    pub material_horizon: usize,
     /// The replay window: most recent positions sampled from.
     pub window_positions: usize,
     /// Training starts when the window holds this many positions.
@@ -41,6 +50,9 @@ impl Default for TrainerConfig {
             momentum: 0.9,
             weight_decay: 1e-4,
             value_weight: 1.0,
+            value_target_q: 0.5,
+            material_weight: 1.0,
+            material_horizon: 8,
             window_positions: 50_000,
             min_positions: 1_000,
             target_ratio: 4.0,

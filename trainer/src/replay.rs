@@ -1,11 +1,12 @@
 //! The replay window: the most recent training positions, rebuilt from game records.
 //!
 //! A sample keeps its position as text plus the repetition count (the text has no history),
-//! its sparse policy target and the game result for the side to move; inputs are encoded when
-//! a batch is drawn, which keeps the window small even for 19x19 variants.
+//! its sparse policy target, the game result and the material balance a few plies later for
+//! the side to move; inputs are encoded when a batch is drawn, which keeps the window small
+//! even for 19x19 variants.
 
 use koma_model::{Model, Request};
-use koma_rules::{Move, Position, Variant};
+use koma_rules::{Color, Move, PieceValues, Position, Variant};
 use koma_selfplay::{sorted_legal, GameRecord};
 use rand::Rng;
 use std::collections::VecDeque;
@@ -22,24 +23,70 @@ pub struct Sample {
     pub policy: Vec<(u16, f32)>,
     /// Win/draw/loss of the game for the side to move.
     pub wdl: [f32; 3],
+    /// Material balance (see [`PieceValues::balance`]) for the side to move, `horizon` plies
+    /// later (or at the end of the game, if sooner).
+    pub material: f32,
+}
+
+/// How a record becomes training targets.
+#[derive(Debug, Clone)]
+pub struct TargetRule {
+    /// Piece values behind the material targets.
+    pub values: PieceValues,
+    /// Plies ahead at which the material target is taken.
+    pub horizon: usize,
+    /// Share of the root value (against the game result) in the value target.
+    pub q_share: f32,
 }
 
 /// The samples of a game record (its full-search positions).
-pub fn samples_of(record: &GameRecord, variant: &Arc<Variant>) -> Result<Vec<Sample>, String> {
+pub fn samples_of(
+    record: &GameRecord,
+    variant: &Arc<Variant>,
+    rule: &TargetRule,
+) -> Result<Vec<Sample>, String> {
+    let (values, horizon) = (&rule.values, rule.horizon);
+    let q = rule.q_share.clamp(0.0, 1.0);
     let mut out = Vec::with_capacity(record.samples());
-    record
+    // Balance for the first player at every ply, the final position included.
+    let mut balance = Vec::with_capacity(record.moves.len() + 1);
+    let mut at_ply = Vec::with_capacity(record.samples());
+    let last = record
         .replay(variant, |pos, _moves, search| {
+            balance.push(values.balance(pos, Color::Black));
             if let Some(s) = search {
+                at_ply.push((balance.len() - 1, pos.side_to_move()));
                 out.push(Sample {
                     text: pos.to_text(),
                     repetitions: pos.repetitions().min(255) as u8,
                     policy: s.policy.clone(),
-                    wdl: record.result.wdl_for(pos.side_to_move()),
+                    wdl: blend(record.result.wdl_for(pos.side_to_move()), s.value, q),
+                    material: 0.0,
                 });
             }
         })
         .map_err(|e| e.to_string())?;
+    balance.push(values.balance(&last, Color::Black));
+    for (sample, &(ply, side)) in out.iter_mut().zip(&at_ply) {
+        let ahead = balance[(ply + horizon).min(balance.len() - 1)];
+        sample.material = match side {
+            Color::Black => ahead,
+            Color::White => -ahead,
+        };
+    }
     Ok(out)
+}
+
+/// The value target: `(1 - q)` of the game's win/draw/loss plus `q` of the root value
+/// `v` in [-1, 1], read as a win probability of `(1 + v) / 2` with no draw.
+fn blend(result: [f32; 3], v: f32, q: f32) -> [f32; 3] {
+    let v = if v.is_finite() {
+        v.clamp(-1.0, 1.0)
+    } else {
+        0.0
+    };
+    let root = [(1.0 + v) / 2.0, 0.0, (1.0 - v) / 2.0];
+    [0, 1, 2].map(|i| (1.0 - q) * result[i] + q * root[i])
 }
 
 /// The most recent samples, oldest dropped first.
@@ -58,6 +105,8 @@ pub struct TrainingBatch {
     pub policy: Vec<f32>,
     /// WDL targets, flattened.
     pub wdl: Vec<f32>,
+    /// Material targets, one per request.
+    pub material: Vec<f32>,
 }
 
 impl ReplayWindow {
@@ -116,6 +165,7 @@ impl ReplayWindow {
         let mut requests = Vec::with_capacity(n);
         let mut policy = Vec::new();
         let mut wdl = Vec::with_capacity(3 * n);
+        let mut material = Vec::with_capacity(n);
         while requests.len() < n && !self.samples.is_empty() {
             let s = &self.samples[rng.gen_range(0..self.samples.len())];
             let Ok(mut pos) = Position::from_text(variant, &s.text) else {
@@ -133,12 +183,14 @@ impl ReplayWindow {
             }
             policy.extend_from_slice(&target);
             wdl.extend_from_slice(&s.wdl);
+            material.push(s.material);
             requests.push(enc.request(&pos, &moves, Some(s.repetitions as usize)));
         }
         TrainingBatch {
             requests,
             policy,
             wdl,
+            material,
         }
     }
 }

@@ -317,6 +317,9 @@ pub fn train(opts: &RunOptions) -> anyhow::Result<()> {
                     value_loss = last_loss
                         .map(|l| format!("{:.3}", l.value))
                         .unwrap_or_default(),
+                    material_loss = last_loss
+                        .map(|l| format!("{:.4}", l.material))
+                        .unwrap_or_default(),
                     "training ({})",
                     eta(end)
                 );

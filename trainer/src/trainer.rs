@@ -6,10 +6,10 @@ use crate::config::RunConfig;
 use crate::index::IngestIndex;
 use crate::metrics::Metrics;
 use crate::optimizer::Sgd;
-use crate::replay::{samples_of, ReplayWindow};
+use crate::replay::{samples_of, ReplayWindow, TargetRule};
 use anyhow::Context;
 use koma_model::Model;
-use koma_rules::Variant;
+use koma_rules::{PieceValues, Variant};
 use koma_selfplay::{chunk, publish, Store};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -24,6 +24,8 @@ pub struct StepLosses {
     pub policy: f64,
     /// Value cross-entropy.
     pub value: f64,
+    /// Material squared error.
+    pub material: f64,
 }
 
 /// The trainer.
@@ -40,6 +42,7 @@ pub struct Trainer {
     dir: PathBuf,
     metrics: Metrics,
     rng: StdRng,
+    targets: TargetRule,
 }
 
 impl Trainer {
@@ -106,6 +109,11 @@ impl Trainer {
             metrics: Metrics::new(&run_dir.join("tb").join("trainer")),
             dir,
             rng,
+            targets: TargetRule {
+                values: PieceValues::new(variant),
+                horizon: cfg.trainer.material_horizon,
+                q_share: cfg.trainer.value_target_q as f32,
+            },
         };
         t.rebuild_window()?;
         if publish::latest(&t.store)?.is_none() {
@@ -150,7 +158,7 @@ impl Trainer {
             };
             let mut samples = Vec::new();
             for r in &records {
-                if let Ok(s) = samples_of(r, &self.variant) {
+                if let Ok(s) = samples_of(r, &self.variant, &self.targets) {
                     samples.extend(s);
                 }
             }
@@ -181,7 +189,7 @@ impl Trainer {
                 Ok(records) => {
                     let mut samples = Vec::new();
                     for r in &records {
-                        match samples_of(r, &self.variant) {
+                        match samples_of(r, &self.variant, &self.targets) {
                             Ok(s) => samples.extend(s),
                             Err(e) => tracing::warn!("chunk {key}: a game does not replay: {e}"),
                         }
@@ -240,7 +248,9 @@ impl Trainer {
             .to_device(dev);
         let policy = -(logp * pt).sum(Kind::Float) / n as f64;
         let value = -(out.wdl_logits.log_softmax(1, Kind::Float) * wt).sum(Kind::Float) / n as f64;
-        let loss = &policy + &value * c.value_weight;
+        let mt = Tensor::from_slice(&tb.material).to_device(dev);
+        let material = (&out.material - mt).square().mean(Kind::Float);
+        let loss = &policy + &value * c.value_weight + &material * c.material_weight;
         let lr = self.learning_rate();
         self.opt.zero_grad();
         loss.backward();
@@ -252,6 +262,7 @@ impl Trainer {
         let losses = StepLosses {
             policy: policy.double_value(&[]),
             value: value.double_value(&[]),
+            material: material.double_value(&[]),
         };
         let s = self.state.step;
         if s % 10 == 0 || s == 1 {
@@ -259,9 +270,10 @@ impl Trainer {
             let c = &c;
             m.scalar("loss/policy", losses.policy, s);
             m.scalar("loss/value", losses.value, s);
+            m.scalar("loss/material", losses.material, s);
             m.scalar(
                 "loss/total",
-                losses.policy + c.value_weight * losses.value,
+                losses.policy + c.value_weight * losses.value + c.material_weight * losses.material,
                 s,
             );
             m.scalar("train/learning_rate", lr, s);

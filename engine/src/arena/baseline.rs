@@ -1,6 +1,6 @@
 //! The players that need no network: uniformly random, and greedy capture.
 
-use crate::arena::values::PieceValues;
+use koma_rules::PieceValues;
 use koma_rules::{Move, Position};
 use rand::seq::SliceRandom;
 use rand::Rng;

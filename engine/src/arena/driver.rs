@@ -14,8 +14,8 @@ use crate::arena::opening::opening;
 use crate::arena::player::PlayerSpec;
 use crate::arena::progress::Progress;
 use crate::arena::report::{GameRecord, MatchReport};
-use crate::arena::values::PieceValues;
 use koma_model::{Model, Request};
+use koma_rules::PieceValues;
 use koma_rules::{Position, Variant};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -163,6 +163,7 @@ impl Models {
                     model,
                     sims: p.sims,
                     gumbel: p.gumbel,
+                    material: p.material,
                 }
             }
         })

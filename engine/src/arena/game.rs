@@ -10,9 +10,9 @@
 use crate::arena::baseline::{greedy_move, random_move};
 use crate::arena::opening::sub_seed;
 use crate::arena::report::GameRecord;
-use crate::arena::values::PieceValues;
 use koma_mcts::{Evaluation, Gathered, SearchConfig, Ticket, Tree};
 use koma_model::{Model, Request};
+use koma_rules::PieceValues;
 use koma_rules::{Color, DrawReason, Move, Outcome, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -48,6 +48,8 @@ pub enum Mover {
         sims: u32,
         /// Gumbel root instead of PUCT.
         gumbel: bool,
+        /// Material weight of the search's utility, when not the default.
+        material: Option<f32>,
     },
 }
 
@@ -130,9 +132,12 @@ impl Game {
         };
         let seed = setup.seed;
         let trees = [0, 1].map(|slot| match setup.movers[slot] {
-            Mover::Search { gumbel, .. } => Some(Tree::new(
+            Mover::Search {
+                gumbel, material, ..
+            } => Some(Tree::new(
                 SearchConfig {
                     gumbel,
+                    material_weight: material.unwrap_or(SearchConfig::default().material_weight),
                     ..SearchConfig::default()
                 },
                 sub_seed(seed, TREE_STREAM, (2 * index + slot) as u64),
@@ -207,6 +212,7 @@ impl Game {
                     model,
                     sims,
                     gumbel,
+                    ..
                 } => match self.search_step(slot, sims, gumbel) {
                     Some(m) => Some(m),
                     None => return Step::NeedsLeaf { model },

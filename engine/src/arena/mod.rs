@@ -2,7 +2,8 @@
 //! Elo estimate.
 //!
 //! - [`player`]: the players a match can pit against each other, parsed from text;
-//! - [`values`] and [`baseline`]: the baselines that need no network (random, greedy capture);
+//! - [`baseline`]: the baselines that need no network (random, greedy capture, valued by
+//!   [`koma_rules::PieceValues`]);
 //! - [`opening`]: the seeded random openings that make paired games differ from each other;
 //! - [`game`]: one game in progress, with its search trees;
 //! - [`driver`]: runs every game of a match at once, batching model evaluations;
@@ -17,11 +18,10 @@ pub mod opening;
 pub mod player;
 pub mod progress;
 pub mod report;
-pub mod values;
 
 pub use driver::{run_match, MatchConfig};
 pub use elo::{elo_from_score, EloEstimate};
 pub use error::ArenaError;
+pub use koma_rules::PieceValues;
 pub use player::{ModelPlayer, PlayerParseError, PlayerSpec, DEFAULT_SIMS};
 pub use report::{ColourStats, EndReason, GameRecord, MatchReport};
-pub use values::PieceValues;

@@ -1,5 +1,5 @@
 //! The players of a match, as the user names them: `random`, `greedy`, or
-//! `model:PATH[:sims=N][:gumbel]`.
+//! `model:PATH[:sims=N][:gumbel][:material=W]`.
 //!
 //! A [`PlayerSpec`] is only a description (parsing needs no files); the match loads models
 //! when it starts, so that a typo in a player string is reported before anything heavy runs.
@@ -12,10 +12,10 @@ use std::str::FromStr;
 pub const DEFAULT_SIMS: u32 = 64;
 
 /// The forms a player string may take, for error messages.
-const FORMS: &str = "random, greedy or model:PATH[:sims=N][:gumbel]";
+const FORMS: &str = "random, greedy or model:PATH[:sims=N][:gumbel][:material=W]";
 
 /// A player of the arena.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum PlayerSpec {
     /// A uniformly random legal move: the floor every trained model must clear.
     Random,
@@ -28,7 +28,7 @@ pub enum PlayerSpec {
 }
 
 /// A checkpoint and the search it plays with.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ModelPlayer {
     /// Checkpoint stem: the path without `.json` / `.safetensors`.
     pub stem: PathBuf,
@@ -37,6 +37,9 @@ pub struct ModelPlayer {
     /// Gumbel root (sequential halving) instead of PUCT; the move played is the
     /// sequential-halving winner.
     pub gumbel: bool,
+    /// Weight of material in the search's utility (`SearchConfig::material_weight`); `None`
+    /// keeps the default.
+    pub material: Option<f32>,
 }
 
 impl ModelPlayer {
@@ -46,6 +49,7 @@ impl ModelPlayer {
             stem: strip_checkpoint_extension(&stem.into()),
             sims: DEFAULT_SIMS,
             gumbel: false,
+            material: None,
         }
     }
 
@@ -155,10 +159,26 @@ impl FromStr for PlayerSpec {
                 ("gumbel", Some(_)) => {
                     return Err(fail("option 'gumbel' takes no value".into()));
                 }
+                ("material", Some(v)) => {
+                    if player.material.is_some() {
+                        return Err(fail("option 'material' is given twice".into()));
+                    }
+                    player.material = match v.parse::<f32>() {
+                        Ok(w) if (0.0..=1.0).contains(&w) => Some(w),
+                        _ => {
+                            return Err(fail(format!("material '{v}' is not a weight from 0 to 1")))
+                        }
+                    };
+                }
+                ("material", None) => {
+                    return Err(fail(
+                        "option 'material' needs a value, as in material=0.4".into(),
+                    ))
+                }
                 ("", _) => return Err(fail("an empty option (two ':' in a row?)".into())),
                 (other, _) => {
                     return Err(fail(format!(
-                        "unknown model option '{other}' (known: sims=N, gumbel)"
+                        "unknown model option '{other}' (known: sims=N, gumbel, material=W)"
                     )))
                 }
             }
@@ -178,6 +198,9 @@ impl fmt::Display for PlayerSpec {
                 if m.gumbel {
                     f.write_str(":gumbel")?;
                 }
+                if let Some(w) = m.material {
+                    write!(f, ":material={w}")?;
+                }
                 Ok(())
             }
         }
@@ -195,6 +218,7 @@ mod tests {
             "greedy",
             "model:runs/a/step-100:sims=64",
             "model:x:sims=8:gumbel",
+            "model:x:sims=8:material=0.7",
         ] {
             let p: PlayerSpec = s.parse().unwrap();
             assert_eq!(p.to_string(), s);

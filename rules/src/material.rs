@@ -1,0 +1,329 @@
+//! Material values derived from the variant itself: the greedy baseline's notion of the best
+//! capture, and the material balance the network learns to predict (see
+//! [`PieceValues::balance`]).
+//!
+//! Large variants have dozens of piece types with no agreed values, so the table is computed:
+//! a piece is worth the number of squares it can move to from the centre of an otherwise
+//! empty board (its mobility, the classic first approximation of value), and a royal piece
+//! is worth [`ROYAL_VALUE`], more than any material, so that taking it comes first where the
+//! rules allow it.
+
+use crate::color::Color;
+use crate::fen::piece_token;
+use crate::mv::Move;
+use crate::piece::PieceKind;
+use crate::position::Position;
+use crate::variant::{CheckRule, Variant};
+use std::sync::Arc;
+
+/// The value of a royal piece: more than all other material together on any supported board.
+pub const ROYAL_VALUE: u32 = 1_000_000;
+
+/// One value per piece kind of a variant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PieceValues {
+    values: Vec<u32>,
+    /// The unit of [`PieceValues::balance`]: four times the mean value of a non-royal kind.
+    scale: f32,
+    /// Most value a promotion adds (bounds what a capture can gain).
+    max_promotion_gain: i64,
+}
+
+impl PieceValues {
+    /// Computes the table once per variant: mobility from the centre, at least 1 per piece.
+    pub fn new(variant: &Arc<Variant>) -> PieceValues {
+        let values = (0..variant.num_kinds())
+            .map(|k| {
+                let kind = PieceKind(k as u8);
+                if variant.piece(kind).royal {
+                    ROYAL_VALUE
+                } else {
+                    centre_mobility(variant, kind).unwrap_or(1).max(1)
+                }
+            })
+            .collect::<Vec<u32>>();
+        let plain: Vec<u32> = values
+            .iter()
+            .copied()
+            .filter(|&v| v < ROYAL_VALUE)
+            .collect();
+        let mean = plain.iter().sum::<u32>() as f32 / plain.len().max(1) as f32;
+        let max_promotion_gain = variant
+            .pieces
+            .iter()
+            .enumerate()
+            .filter_map(|(k, p)| {
+                let base = p.demotes_to?;
+                Some(values[k] as i64 - values[base.index()] as i64)
+            })
+            .filter(|&g| g < ROYAL_VALUE as i64 / 2)
+            .max()
+            .unwrap_or(0)
+            .max(0);
+        PieceValues {
+            values,
+            scale: 4.0 * mean.max(1.0),
+            max_promotion_gain,
+        }
+    }
+
+    /// The value of a piece kind.
+    pub fn value(&self, kind: PieceKind) -> u32 {
+        self.values.get(kind.index()).copied().unwrap_or(1)
+    }
+
+    /// The material balance of `pos` for `color`, in (-1, 1): tanh of (own minus enemy
+    /// non-royal material, on the board and in hand) over four mean piece values, so that one
+    /// average piece won (counted twice where captures go to hand) moves it by about 0.45 and
+    /// it saturates only when a side is several pieces ahead. This is what the network's
+    /// material head predicts a few plies ahead, a dense short-term signal (like the score
+    /// and short-term targets of Go engines) that teaches what hanging pieces cost long
+    /// before game results do.
+    pub fn balance(&self, pos: &Position, color: Color) -> f32 {
+        (self.difference(pos, color) as f32 / self.scale).tanh()
+    }
+
+    /// Own minus enemy non-royal material of `color`, on the board and in hand, in value units.
+    pub fn difference(&self, pos: &Position, color: Color) -> i64 {
+        let v = pos.variant();
+        let mut diff = 0i64;
+        for &sq in v.geometry.squares() {
+            let p = pos.piece_at(sq);
+            if p.is_piece() && !v.piece(p.kind()).royal {
+                let x = self.value(p.kind()) as i64;
+                diff += if p.color() == color { x } else { -x };
+            }
+        }
+        if v.rules.drops {
+            for k in 0..v.num_kinds() {
+                let kind = PieceKind(k as u8);
+                let own = pos.in_hand(color, kind) as i64;
+                let theirs = pos.in_hand(color.opposite(), kind) as i64;
+                diff += self.value(kind) as i64 * (own - theirs);
+            }
+        }
+        diff
+    }
+
+    /// The balance (as [`PieceValues::balance`]) for the side to move once the captures under
+    /// way are played out: a capture-only alpha-beta search of at most `depth` plies in which
+    /// either side may stop capturing (stand pat). A piece left where it can be taken for free
+    /// is counted as lost, a free piece of the opponent as won; exchanges count by what they
+    /// net. The search adds this to the network's value so that it sees, from its first
+    /// simulation, what a move puts en prise.
+    pub fn resolved_balance(&self, pos: &mut Position, depth: u32) -> f32 {
+        let us = pos.side_to_move();
+        let mut moves = Vec::new();
+        let diff = self.capture_search(pos, i64::MIN + 1, i64::MAX, depth, &mut moves);
+        debug_assert_eq!(pos.side_to_move(), us);
+        (diff as f32 / self.scale).tanh()
+    }
+
+    fn capture_search(
+        &self,
+        pos: &mut Position,
+        mut alpha: i64,
+        beta: i64,
+        depth: u32,
+        buf: &mut Vec<Move>,
+    ) -> i64 {
+        let us = pos.side_to_move();
+        let stand = self.difference(pos, us);
+        if stand >= beta || depth == 0 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        buf.clear();
+        pos.generate_board_moves(buf);
+        // A capture gains at most twice its victim (off the board, into the hand): skip those
+        // that cannot lift the score above alpha.
+        let hand = if pos.variant().rules.drops { 2 } else { 1 };
+        let mut captures: Vec<(u32, Move)> = buf
+            .iter()
+            .filter(|m| !m.is_drop())
+            .map(|m| (self.capture_value(pos, m), *m))
+            .filter(|&(v, _)| v > 0 && stand + hand * v as i64 + self.max_promotion_gain > alpha)
+            .collect();
+        captures.sort_by_key(|c| std::cmp::Reverse(c.0));
+        let king_safety = pos.variant().rules.check == CheckRule::KingSafety;
+        let mut best = stand;
+        for (_, m) in captures {
+            pos.make_move(m);
+            if king_safety && pos.in_check(us) {
+                pos.unmake_move();
+                continue;
+            }
+            let score = -self.capture_search(pos, -beta, -alpha, depth - 1, buf);
+            pos.unmake_move();
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The material a move captures in `pos` (0 for quiet moves and drops).
+    pub fn capture_value(&self, pos: &Position, mv: &Move) -> u32 {
+        if mv.is_drop() {
+            return 0;
+        }
+        let them = pos.side_to_move().opposite();
+        mv.kills()
+            .iter()
+            .chain(std::iter::once(&mv.to()))
+            .map(|&sq| pos.piece_at(sq))
+            .filter(|p| p.is_color(them))
+            .map(|p| self.value(p.kind()))
+            .sum()
+    }
+}
+
+/// Distinct destinations of a Black piece of `kind` on the centre square, with the two royal
+/// pieces (which the position text requires) tucked into corners. `None` when no such position
+/// can be set up (a tiny board, or the piece attacks every corner the enemy royal could use).
+fn centre_mobility(variant: &Arc<Variant>, kind: PieceKind) -> Option<u32> {
+    let g = &variant.geometry;
+    let (files, ranks) = (g.files(), g.ranks());
+    let royal = variant
+        .pieces
+        .iter()
+        .position(|p| p.royal)
+        .map(|i| PieceKind(i as u8))?;
+    let centre = (files / 2, ranks / 2);
+    let own_royal = (0, 0);
+    let corners = [
+        (files - 1, ranks - 1),
+        (0, ranks - 1),
+        (files - 1, 0),
+        (1, ranks - 1),
+        (files - 2, ranks - 1),
+    ];
+    for enemy in corners {
+        if enemy == centre || enemy == own_royal || centre == own_royal {
+            continue;
+        }
+        let text = board_text(
+            variant,
+            &[
+                (centre, kind, Color::Black),
+                (own_royal, royal, Color::Black),
+                (enemy, royal, Color::White),
+            ],
+        );
+        let Ok(pos) = Position::from_text(variant, &text) else {
+            continue;
+        };
+        let from = g.square(centre.0, centre.1)?;
+        let mut moves = Vec::new();
+        pos.generate_pseudo_legal(&mut moves);
+        let mut targets: Vec<_> = moves
+            .iter()
+            .filter(|m| !m.is_drop() && m.from() == from && m.to() != from)
+            .map(|m| m.to())
+            .collect();
+        targets.sort();
+        targets.dedup();
+        return Some(targets.len() as u32);
+    }
+    None
+}
+
+/// A position text with the given pieces on an otherwise empty board, Black to move, empty
+/// hands.
+fn board_text(variant: &Variant, pieces: &[((u8, u8), PieceKind, Color)]) -> String {
+    let g = &variant.geometry;
+    let mut rows = Vec::with_capacity(g.ranks() as usize);
+    for r in (0..g.ranks()).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for f in 0..g.files() {
+            match pieces.iter().find(|(at, _, _)| *at == (f, r)) {
+                Some(&(_, kind, color)) => {
+                    if empty > 0 {
+                        row.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    row.push_str(&piece_token(variant, kind, color));
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            row.push_str(&empty.to_string());
+        }
+        rows.push(row);
+    }
+    format!("{} b -", rows.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load_variant;
+
+    #[test]
+    fn hand_shogi_values_follow_mobility() {
+        let v = load_variant("hand-shogi").unwrap();
+        let t = PieceValues::new(&v);
+        let val = |id: &str| t.value(v.kind_by_id(id).unwrap());
+        assert_eq!(val("K"), ROYAL_VALUE);
+        assert_eq!(val("G"), 6);
+        assert_eq!(val("S"), 5);
+        assert_eq!(val("SO"), 3);
+        assert_eq!(val("SH"), 12);
+        assert_eq!(val("T"), 12);
+        assert_eq!(val("N"), 2);
+        assert_eq!(val("L"), 4);
+        assert_eq!(val("PD"), 8);
+    }
+
+    #[test]
+    fn balance_counts_board_and_hand_for_each_side() {
+        let v = load_variant("hand-shogi").unwrap();
+        let t = PieceValues::new(&v);
+        let start = Position::start(&v);
+        assert_eq!(t.balance(&start, Color::Black), 0.0);
+        // Black has a gold on the board and one in hand; White has a silver in hand.
+        let pos = Position::from_text(&v, "4k4/9/9/9/9/9/9/4G4/4K4 b Gs").unwrap();
+        let expect = ((6.0 + 6.0 - 5.0) / t.scale).tanh();
+        assert!((t.balance(&pos, Color::Black) - expect).abs() < 1e-6);
+        assert!((t.balance(&pos, Color::White) + expect).abs() < 1e-6);
+        assert!(t.scale > 10.0 && t.scale < 40.0, "scale {}", t.scale);
+    }
+
+    #[test]
+    fn resolved_balance_counts_hanging_pieces_and_exchanges() {
+        let v = load_variant("hand-shogi").unwrap();
+        let t = PieceValues::new(&v);
+        let resolved = |text: &str| {
+            let mut pos = Position::from_text(&v, text).unwrap();
+            let r = t.resolved_balance(&mut pos, 4);
+            let d = t.difference(&pos, pos.side_to_move());
+            (r, d)
+        };
+        // White's gold on e5 hangs to Black's lance on e2: Black to move wins it (6 off the
+        // board, 6 into Black's hand).
+        let (r, d) = resolved("4k4/9/9/9/4g4/9/9/4L4/4K4 b -");
+        assert!(
+            (r - ((d + 12) as f32 / t.scale).tanh()).abs() < 1e-6,
+            "{r} {d}"
+        );
+        // Defended by White's silver on e6 (its diagonal back step does not cover e5; its
+        // forward step does for White): the lance (4) for the gold (6) then the silver takes the
+        // lance: +12 - 8 = +4 for Black, better than standing pat.
+        let (r, d) = resolved("4k4/9/9/4s4/4g4/9/9/4L4/4K4 b -");
+        assert!(
+            (r - ((d + 4) as f32 / t.scale).tanh()).abs() < 1e-6,
+            "{r} {d}"
+        );
+        // White to move in the first position: nothing to capture, the balance stays.
+        let (r, d) = resolved("4k4/9/9/9/4g4/9/9/4L4/4K4 w -");
+        assert!((r - (d as f32 / t.scale).tanh()).abs() < 1e-6, "{r} {d}");
+    }
+}
