@@ -115,3 +115,85 @@ fn arena_reports_a_results_table_and_elo() {
     assert!(!ok);
     assert!(err.contains("unknown player 'rnd'"), "{err}");
 }
+
+/// A tiny untrained Hand Shogi checkpoint; returns its stem.
+fn tiny_model(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("koma-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let v = koma_rules::load_variant("hand-shogi").unwrap();
+    let arch = koma_model::Arch {
+        blocks: 1,
+        channels: 8,
+        gpool_every: 0,
+        head_dim: 4,
+        value_channels: 2,
+        value_hidden: 8,
+    };
+    let stem = dir.join("tiny");
+    koma_model::Model::new(&v, &arch, tch::Device::Cpu)
+        .save(&stem)
+        .unwrap();
+    stem
+}
+
+#[test]
+fn analyse_shows_the_networks_view_and_the_searched_moves() {
+    let stem = tiny_model("analyse");
+    let stem = stem.to_str().unwrap();
+    let fen = "8k/9/9/9/7(SH)1/9/9/9/K8 b G";
+    let (ok, out, err) = koma(&[
+        "analyse", "--model", stem, "--fen", fen, "--sims", "32", "--top", "3",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("network: value"), "{out}");
+    assert!(out.contains("material"), "{out}");
+    // The mate check plays the mate in one whatever the untrained network says.
+    assert!(out.contains("search: best G@h8"), "{out}");
+    let listed = out
+        .lines()
+        .skip_while(|l| !l.contains("visits"))
+        .skip(1)
+        .count();
+    assert_eq!(listed, 3, "{out}");
+    let (ok, _, err) = koma(&["analyse", "--model", "/nonexistent/model", "--fen", fen]);
+    assert!(!ok);
+    assert!(err.contains("/nonexistent/model"), "{err}");
+}
+
+#[test]
+fn arena_records_every_game_and_takes_search_options() {
+    let stem = tiny_model("record");
+    let record = stem.with_file_name("games.txt");
+    let player = format!("model:{}:sims=4:material=0.8", stem.display());
+    let (ok, out, err) = koma(&[
+        "arena",
+        "--a",
+        &player,
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--max-plies",
+        "20",
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("material=0.8"), "{out}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("game 0 a=Black result="), "{text}");
+    assert!(lines[1].starts_with("game 1 a=White result="), "{text}");
+    let (ok, _, err) = koma(&[
+        "arena",
+        "--a",
+        "model:x:material=2",
+        "--b",
+        "random",
+        "--games",
+        "2",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("not a weight from 0 to 1"), "{err}");
+}

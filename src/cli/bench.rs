@@ -81,23 +81,27 @@ fn bench_search(v: &Arc<koma_rules::Variant>, secs: f64) {
         }
     }
     let gen_rate = gens as f64 / start.elapsed().as_secs_f64();
-    // The tree and rules alone (no material term), then the default search, whose leaves
-    // also run the capture search behind the material term.
-    for (what, material_weight) in [
-        ("tree only", 0.0),
+    // The tree and rules alone, then with the mate-in-one check at each new node, then the
+    // default search, whose leaves also run the capture search behind the material term.
+    let default = SearchConfig::default();
+    for (what, mate_check, material_weight) in [
+        ("tree only", false, 0.0),
+        ("with mate check", true, 0.0),
         (
-            "with material term",
-            SearchConfig::default().material_weight,
+            "default: mate check and material term",
+            true,
+            default.material_weight,
         ),
     ] {
         let cfg = SearchConfig {
+            mate_check,
             material_weight,
-            ..SearchConfig::default()
+            ..default.clone()
         };
         let mut sims = 0u64;
         let start = Instant::now();
         let mut i = 0;
-        while start.elapsed().as_secs_f64() < secs / 2.0 {
+        while start.elapsed().as_secs_f64() < secs / 3.0 {
             let pos = &mut positions[i % 32];
             i += 1;
             let mut tree = Tree::new(cfg.clone(), i as u64);
