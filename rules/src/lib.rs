@@ -41,7 +41,7 @@ pub use fen::PositionTextError;
 pub use geometry::Geometry;
 pub use material::{PieceValues, ROYAL_VALUE};
 pub use mv::{Move, Promotion};
-pub use notation::{format_move, parse_move_text, NotationError};
+pub use notation::{format_move, move_legs, parse_move_text, Leg, NotationError};
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use perft::{perft, perft_copy_make, perft_divide};
 pub use piece::{Piece, PieceKind};

@@ -62,6 +62,65 @@ pub enum Origin {
     Drop(String),
 }
 
+/// One leg of a board move as the text shows it: from a square to the square it ends on (a
+/// kill square, the square shots are fired from, or the destination), with the squares shot
+/// from its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leg {
+    /// Where the leg starts.
+    pub from: Square,
+    /// Where the leg ends.
+    pub to: Square,
+    /// Squares shot from `to`, in order.
+    pub shots: Vec<Square>,
+}
+
+/// The legs of a board move in path order (empty for a drop). The text form, the protocols'
+/// leg-by-leg move entry and the board's click-by-click entry all read a move this way, so
+/// they agree on which squares a path passes.
+pub fn move_legs(mv: &Move) -> Vec<Leg> {
+    if mv.is_drop() {
+        return Vec::new();
+    }
+    let mut legs: Vec<Leg> = Vec::new();
+    let mut at = mv.from();
+    let mut via = mv.via();
+    for (i, &k) in mv.kills().iter().enumerate() {
+        if mv.is_shot(i) {
+            let fire = via.take().unwrap_or(mv.to());
+            match legs.last_mut() {
+                Some(leg) if leg.to == fire && !leg.shots.is_empty() => leg.shots.push(k),
+                _ => {
+                    legs.push(Leg {
+                        from: at,
+                        to: fire,
+                        shots: vec![k],
+                    });
+                    at = fire;
+                }
+            }
+        } else {
+            legs.push(Leg {
+                from: at,
+                to: k,
+                shots: Vec::new(),
+            });
+            at = k;
+        }
+    }
+    let ends_on_to = legs
+        .last()
+        .is_some_and(|leg| leg.to == mv.to() && !leg.shots.is_empty());
+    if !ends_on_to {
+        legs.push(Leg {
+            from: at,
+            to: mv.to(),
+            shots: Vec::new(),
+        });
+    }
+    legs
+}
+
 /// Formats a move in the canonical notation.
 pub fn format_move(variant: &Variant, mv: &Move) -> String {
     let g = &variant.geometry;
@@ -71,39 +130,13 @@ pub fn format_move(variant: &Variant, mv: &Move) -> String {
         s.push('@');
         s.push_str(&g.name(mv.to()));
     } else {
-        // Legs as (start, end, shots fired from the end); a leg ends on each kill square and on
-        // each square shots are fired from.
-        let mut legs: Vec<(Square, Square, Vec<Square>)> = Vec::new();
-        let mut at = mv.from();
-        let mut via = mv.via();
-        for (i, &k) in mv.kills().iter().enumerate() {
-            if mv.is_shot(i) {
-                let fire = via.take().unwrap_or(mv.to());
-                match legs.last_mut() {
-                    Some(leg) if leg.1 == fire && !leg.2.is_empty() => leg.2.push(k),
-                    _ => {
-                        legs.push((at, fire, vec![k]));
-                        at = fire;
-                    }
-                }
-            } else {
-                legs.push((at, k, Vec::new()));
-                at = k;
-            }
-        }
-        let ends_on_to = legs
-            .last()
-            .is_some_and(|leg| leg.1 == mv.to() && !leg.2.is_empty());
-        if !ends_on_to {
-            legs.push((at, mv.to(), Vec::new()));
-        }
-        for (i, (a, b, shots)) in legs.iter().enumerate() {
+        for (i, leg) in move_legs(mv).iter().enumerate() {
             if i > 0 {
                 s.push(',');
             }
-            s.push_str(&g.name(*a));
-            s.push_str(&g.name(*b));
-            for t in shots {
+            s.push_str(&g.name(leg.from));
+            s.push_str(&g.name(leg.to));
+            for t in &leg.shots {
                 s.push('*');
                 s.push_str(&g.name(*t));
             }
