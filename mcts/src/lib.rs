@@ -16,5 +16,5 @@ mod tree;
 
 pub use config::SearchConfig;
 pub use evaluator::{Evaluation, Evaluator, UniformEvaluator};
-pub use search::{search, SearchResult};
+pub use search::{search, simulate, SearchResult};
 pub use tree::{Gathered, Ticket, Tree};

@@ -89,26 +89,31 @@ impl Tree {
     }
 }
 
-/// Runs `simulations` simulations from `pos` (left unchanged) with up to `batch` leaves per
-/// evaluation call, and returns the result (`None` when the game is over at the root).
-pub fn search<E: Evaluator>(
+/// Runs simulations from `pos` (left unchanged) in rounds of up to `batch` leaves evaluated
+/// together, for as long as `remaining` (asked before each round) says more may start; 0
+/// stops. Returns `false` when the root is terminal (the game is over there).
+///
+/// Every driver of a single tree uses this loop: [`search`] with a simulation count, the
+/// front ends with clocks and stop requests.
+pub fn simulate<E: Evaluator>(
     tree: &mut Tree,
     pos: &mut Position,
     eval: &E,
-    simulations: u32,
     batch: usize,
-    noisy: bool,
-) -> Option<SearchResult> {
-    tree.begin(simulations, noisy);
+    mut remaining: impl FnMut(&Tree) -> u32,
+) -> bool {
     let start = tree.root_visits();
-    let target = start + simulations.max(1);
     let mut tickets = Vec::with_capacity(batch);
     let mut requests = Vec::with_capacity(batch);
     let mut stalls = 0;
-    while tree.root_visits() < target {
+    loop {
+        let left = remaining(tree);
+        if left == 0 {
+            return true;
+        }
         let want = batch
             .max(1)
-            .min((target - tree.root_visits()) as usize)
+            .min(left as usize)
             .min(if tree.root_expanded() { usize::MAX } else { 1 });
         let mut progressed = false;
         for _ in 0..want {
@@ -128,16 +133,36 @@ pub fn search<E: Evaluator>(
             }
             progressed = true;
         }
-        if !progressed {
+        if progressed {
+            stalls = 0;
+        } else {
             stalls += 1;
             if stalls > 1000 {
-                break;
+                return true;
             }
         }
         if !tree.root_expanded() && tree.root_visits() > start {
-            // The root is terminal.
-            return None;
+            return false;
         }
+    }
+}
+
+/// Runs `simulations` simulations from `pos` (left unchanged) with up to `batch` leaves per
+/// evaluation call, and returns the result (`None` when the game is over at the root).
+pub fn search<E: Evaluator>(
+    tree: &mut Tree,
+    pos: &mut Position,
+    eval: &E,
+    simulations: u32,
+    batch: usize,
+    noisy: bool,
+) -> Option<SearchResult> {
+    tree.begin(simulations, noisy);
+    let target = tree.root_visits() + simulations.max(1);
+    if !simulate(tree, pos, eval, batch, |t| {
+        target.saturating_sub(t.root_visits())
+    }) {
+        return None;
     }
     tree.result()
 }

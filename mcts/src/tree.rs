@@ -473,6 +473,35 @@ impl Tree {
             .collect()
     }
 
+    /// The move that wins at once from the root, when the mate check found one: a search
+    /// driver can stop there.
+    pub fn proven_win(&self) -> Option<Move> {
+        self.root_win
+    }
+
+    /// The most visited line from the root, at most `max_len` moves: at each node the child
+    /// with the most completed visits, while it has any.
+    pub fn principal_variation(&self, max_len: usize) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut node = self.root;
+        while pv.len() < max_len {
+            let (a, b) = self.edge_range(node);
+            let Some(e) = self.edges[a..b]
+                .iter()
+                .filter(|e| e.n > 0)
+                .max_by(|x, y| x.n.cmp(&y.n).then(x.w.total_cmp(&y.w)))
+            else {
+                break;
+            };
+            pv.push(e.mv);
+            if e.child == NONE {
+                break;
+            }
+            node = e.child;
+        }
+        pv
+    }
+
     /// The root's value for its side to move: the mean of the backed-up values.
     pub fn root_value(&self) -> f32 {
         let (a, b) = self.edge_range(self.root);

@@ -37,6 +37,28 @@ impl DeviceChoice {
     }
 }
 
+/// A device setting that is not one of the forms.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("device '{0}': expected auto, cpu, cuda or cuda:N")]
+pub struct BadDevice(pub String);
+
+impl std::str::FromStr for DeviceChoice {
+    type Err = BadDevice;
+
+    /// Reads a device setting: `auto`, `cpu`, `cuda` or `cuda:N`.
+    fn from_str(s: &str) -> Result<DeviceChoice, BadDevice> {
+        match s {
+            "auto" => Ok(DeviceChoice::Auto),
+            "cpu" => Ok(DeviceChoice::Cpu),
+            "cuda" => Ok(DeviceChoice::Cuda(0)),
+            other => match other.strip_prefix("cuda:").map(str::parse::<usize>) {
+                Some(Ok(i)) => Ok(DeviceChoice::Cuda(i)),
+                _ => Err(BadDevice(other.to_owned())),
+            },
+        }
+    }
+}
+
 /// One line describing the libtorch runtime, for `koma info` and logs.
 pub fn runtime_summary() -> String {
     format!(

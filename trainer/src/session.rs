@@ -37,16 +37,7 @@ pub struct RunOptions {
 
 /// Parses a device setting: `auto`, `cpu`, `cuda` or `cuda:N`.
 pub fn parse_device(s: &str) -> anyhow::Result<Device> {
-    let choice = match s {
-        "auto" => DeviceChoice::Auto,
-        "cpu" => DeviceChoice::Cpu,
-        "cuda" => DeviceChoice::Cuda(0),
-        other => match other.strip_prefix("cuda:").map(str::parse::<usize>) {
-            Some(Ok(i)) => DeviceChoice::Cuda(i),
-            _ => anyhow::bail!("device '{other}': expected auto, cpu, cuda or cuda:N"),
-        },
-    };
-    Ok(choice.resolve()?)
+    Ok(s.parse::<DeviceChoice>()?.resolve()?)
 }
 
 fn open_store(run_dir: &Path) -> anyhow::Result<Arc<Store>> {
