@@ -1,0 +1,27 @@
+//! The one search driver of koma's front ends: `koma play` (the browser), the engine protocols
+//! and any other place that plays one game at a time with a trained model.
+//!
+//! - [`loader`]: finds and loads the model a user names (a checkpoint stem, or the newest model
+//!   published in a run directory, checked against its SHA-256), with its variant taken from
+//!   the model's metadata;
+//! - [`limits`]: what ends a search (simulations, time, a stop request);
+//! - [`searcher`]: MCTS on one game with tree reuse between moves and leaves evaluated in
+//!   batches (virtual loss), so a GPU sees full batches even for a single game;
+//! - [`shared`]: a model behind a lock, for servers whose request threads share it;
+//! - [`thought`]: what a finished search says (move, value, win/draw/loss, the moves it
+//!   weighed, the principal variation).
+//!
+//! The arena plays many games at once and batches across them instead, but builds its search
+//! settings with the same [`search_config`].
+
+pub mod limits;
+pub mod loader;
+pub mod searcher;
+pub mod shared;
+pub mod thought;
+
+pub use limits::Limits;
+pub use loader::{load_model, LoadError, LoadedModel, ModelSource};
+pub use searcher::{search_config, SearchError, Searcher, SearcherOptions};
+pub use shared::SharedModel;
+pub use thought::{RootMove, Thought};

@@ -1,0 +1,218 @@
+//! MCTS on one game: the search behind `koma play` and the engine protocols.
+//!
+//! One tree per game, kept between moves: when the next search starts from a position reached
+//! by moves from the last root, the tree follows those moves and keeps the subtree (as
+//! KataGo and Leela Chess Zero do), so time spent on the expected reply is not lost. Leaves are
+//! gathered several at a time under virtual loss and evaluated in one batch, which is what
+//! makes a GPU worth having for one game.
+
+use crate::search::limits::Limits;
+use crate::search::thought::{RootMove, Thought};
+use koma_mcts::{simulate, Evaluator, SearchConfig, Tree};
+use koma_rules::{Move, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Longest principal variation reported.
+const PV_LEN: usize = 12;
+
+/// Search settings shared by every front end: PUCT or Gumbel root, and the material weight
+/// when the user overrides it. Play is deterministic (no root noise).
+pub fn search_config(gumbel: bool, material: Option<f32>) -> SearchConfig {
+    let mut cfg = SearchConfig {
+        gumbel,
+        ..SearchConfig::default()
+    };
+    if let Some(w) = material {
+        cfg.material_weight = w;
+    }
+    cfg
+}
+
+/// How a [`Searcher`] searches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearcherOptions {
+    /// Tree settings.
+    pub config: SearchConfig,
+    /// Leaves evaluated per batch (virtual loss keeps them apart).
+    pub batch: usize,
+    /// Keep the tree between moves.
+    pub reuse: bool,
+    /// Seed of the tree's random choices (Gumbel sampling, ties).
+    pub seed: u64,
+}
+
+impl Default for SearcherOptions {
+    fn default() -> Self {
+        SearcherOptions {
+            config: search_config(false, None),
+            batch: 8,
+            reuse: true,
+            seed: 0,
+        }
+    }
+}
+
+/// Why no move came out of a search.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// The game is over at the root.
+    #[error("the game is over: there is no move to search")]
+    GameOver,
+}
+
+/// A search that lives as long as a game (or a protocol session).
+pub struct Searcher<E: Evaluator> {
+    eval: Arc<E>,
+    opts: SearcherOptions,
+    tree: Tree,
+    /// The game the tree's root belongs to: its start position text and the moves played to
+    /// the root.
+    root: Option<(String, Vec<Move>)>,
+}
+
+impl<E: Evaluator> std::fmt::Debug for Searcher<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher")
+            .field("opts", &self.opts)
+            .field("tree_nodes", &self.tree.len())
+            .finish()
+    }
+}
+
+impl<E: Evaluator> Searcher<E> {
+    /// A searcher evaluating with `eval`.
+    pub fn new(eval: Arc<E>, opts: SearcherOptions) -> Searcher<E> {
+        let tree = Tree::new(opts.config.clone(), opts.seed);
+        Searcher {
+            eval,
+            opts,
+            tree,
+            root: None,
+        }
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &Arc<E> {
+        &self.eval
+    }
+
+    /// The options.
+    pub fn options(&self) -> &SearcherOptions {
+        &self.opts
+    }
+
+    /// Forgets the tree (a new game).
+    pub fn clear(&mut self) {
+        self.tree.clear();
+        self.root = None;
+    }
+
+    /// Points the tree's root at `start` + `moves`, keeping the subtree when the game went on
+    /// from the last root.
+    fn sync(&mut self, start: &Position, moves: &[Move]) {
+        let key = start.to_text();
+        let reusable = self.opts.reuse
+            && self
+                .root
+                .as_ref()
+                .is_some_and(|(s, m)| *s == key && moves.starts_with(m));
+        if reusable {
+            let done = self.root.as_ref().map_or(0, |(_, m)| m.len());
+            for &mv in &moves[done..] {
+                self.tree.advance(mv);
+            }
+        } else {
+            self.tree.clear();
+        }
+        self.root = Some((key, moves.to_vec()));
+    }
+
+    /// Searches the position reached from `start` by `moves` until a limit of `limits` is
+    /// reached, `stop` is set, or a move is proven to win at once.
+    pub fn think(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        limits: &Limits,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Thought, SearchError> {
+        let began = Instant::now();
+        let mut pos = start.clone();
+        for &mv in moves {
+            pos.make_move(mv);
+        }
+        let legal = pos.legal_moves();
+        if legal.is_empty() || pos.outcome_given(false).is_some() {
+            return Err(SearchError::GameOver);
+        }
+        self.sync(start, moves);
+        // Gumbel plans its halving phases on the simulation budget; a time-only search plans
+        // on a generous one and is cut by the clock.
+        let budget = limits.sims.unwrap_or(if limits.time.is_some() {
+            1 << 20
+        } else {
+            u32::MAX / 2
+        });
+        self.tree.begin(budget, false);
+        let start_visits = self.tree.root_visits();
+        let target = start_visits.saturating_add(budget);
+        let deadline = limits.time.map(|t| began + t);
+        let playable = simulate(
+            &mut self.tree,
+            &mut pos,
+            &*self.eval,
+            self.opts.batch,
+            |tree| {
+                let over = tree.proven_win().is_some()
+                    || stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                    || deadline.is_some_and(|d| Instant::now() >= d);
+                if over {
+                    0
+                } else {
+                    target.saturating_sub(tree.root_visits())
+                }
+            },
+        );
+        if !playable {
+            return Err(SearchError::GameOver);
+        }
+        let result = match self.tree.result() {
+            Some(r) => r,
+            None => return Err(SearchError::GameOver),
+        };
+        let root_eval = self
+            .eval
+            .evaluate(vec![self.eval.prepare(&pos, &legal)])
+            .pop();
+        let wdl = root_eval.map_or([0.0, 1.0, 0.0], |e| e.wdl);
+        let mut top: Vec<RootMove> = self
+            .tree
+            .root_children()
+            .into_iter()
+            .map(|(mv, visits, prior, q)| RootMove {
+                mv,
+                visits,
+                prior,
+                q,
+            })
+            .collect();
+        top.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
+        let mut pv = self.tree.principal_variation(PV_LEN);
+        if pv.first() != Some(&result.best) {
+            pv = vec![result.best];
+        }
+        Ok(Thought {
+            best: result.best,
+            value: result.value,
+            wdl,
+            simulations: result.simulations,
+            new_simulations: result.simulations.saturating_sub(start_visits),
+            elapsed: began.elapsed(),
+            top,
+            pv,
+            proven_win: self.tree.proven_win().is_some(),
+        })
+    }
+}
