@@ -1,31 +1,22 @@
 //! Whole matches: pairing, baselines, model players and the report's bookkeeping.
 
+mod common;
+
 use koma_engine::arena::{run_match, MatchConfig, MatchReport, PlayerSpec};
-use koma_model::{Arch, Model};
 use koma_rules::{load_variant, Color};
 use std::path::PathBuf;
-use tch::Device;
 
 fn hand_shogi_match(a: PlayerSpec, b: PlayerSpec, games: usize) -> MatchConfig {
     MatchConfig::new(load_variant("hand-shogi").unwrap(), a, b, games)
 }
 
-/// A tiny untrained checkpoint, saved once per test binary run under a temp directory.
+/// A tiny untrained checkpoint with a dotted stem, saved once per test under a temp directory.
 fn tiny_checkpoint(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("koma-arena-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let stem = dir.join("tiny.v0");
-    let v = load_variant("hand-shogi").unwrap();
-    let arch = Arch {
-        blocks: 1,
-        channels: 8,
-        gpool_every: 0,
-        head_dim: 4,
-        value_channels: 2,
-        value_hidden: 8,
-    };
     // Written through the dotted stem's own name: Model::save replaces the extension.
-    Model::new(&v, &arch, Device::Cpu)
+    common::tiny_model("hand-shogi")
         .save(&dir.join("tiny.v0.json"))
         .unwrap();
     assert!(dir.join("tiny.v0.json").exists() && dir.join("tiny.v0.safetensors").exists());

@@ -1,0 +1,35 @@
+//! Helpers shared by the engine's test files.
+
+#![allow(dead_code)]
+
+use koma_model::{Arch, Model};
+use std::path::PathBuf;
+use tch::Device;
+
+/// The smallest network the model builds: enough to run every code path quickly.
+pub fn tiny_arch() -> Arch {
+    Arch {
+        blocks: 1,
+        channels: 8,
+        gpool_every: 0,
+        head_dim: 4,
+        value_channels: 2,
+        value_hidden: 8,
+    }
+}
+
+/// A tiny untrained network for `variant`.
+pub fn tiny_model(variant: &str) -> Model {
+    let v = koma_rules::load_variant(variant).unwrap();
+    Model::new(&v, &tiny_arch(), Device::Cpu)
+}
+
+/// A tiny untrained checkpoint of `variant` saved under a temp directory named for the test;
+/// returns its stem.
+pub fn tiny_checkpoint(variant: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("koma-engine-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stem = dir.join("tiny");
+    tiny_model(variant).save(&stem).unwrap();
+    stem
+}
