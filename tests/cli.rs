@@ -1,5 +1,8 @@
 //! The `koma` command line, run as a user would.
 
+#[path = "../engine/tests/common/mod.rs"]
+mod common;
+
 use std::process::Command;
 
 fn koma(args: &[&str]) -> (bool, String, String) {
@@ -118,22 +121,7 @@ fn arena_reports_a_results_table_and_elo() {
 
 /// A tiny untrained Hand Shogi checkpoint; returns its stem.
 fn tiny_model(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("koma-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let v = koma_rules::load_variant("hand-shogi").unwrap();
-    let arch = koma_model::Arch {
-        blocks: 1,
-        channels: 8,
-        gpool_every: 0,
-        head_dim: 4,
-        value_channels: 2,
-        value_hidden: 8,
-    };
-    let stem = dir.join("tiny");
-    koma_model::Model::new(&v, &arch, tch::Device::Cpu)
-        .save(&stem)
-        .unwrap();
-    stem
+    common::tiny_checkpoint("hand-shogi", &format!("cli-{name}"))
 }
 
 #[test]

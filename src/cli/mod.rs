@@ -4,7 +4,9 @@ mod analyse;
 mod arena;
 mod bench;
 mod moves;
+mod new_model;
 mod perft;
+mod play;
 mod position_args;
 mod train;
 
@@ -36,6 +38,10 @@ pub enum Command {
     Trainer(train::LoopArgs),
     /// Play a match between two players (paired openings) and report results and Elo.
     Arena(arena::ArenaArgs),
+    /// Play a trained model in the browser (any variant, any board size).
+    Play(play::PlayArgs),
+    /// Write an untrained network for a variant (controls, trying the front ends).
+    NewModel(new_model::NewModelArgs),
     /// Search one position with a model and show its value and the moves it weighs.
     Analyse(analyse::AnalyseArgs),
     /// Measure search, network and self-play throughput (and memory over time).
@@ -69,6 +75,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(a) => bench::run(a),
         Command::Arena(a) => arena::run(a),
         Command::Analyse(a) => analyse::run(a),
+        Command::Play(a) => play::run(a),
+        Command::NewModel(a) => new_model::run(a),
         Command::Selfplay(a) => train::selfplay(a),
         Command::Trainer(a) => train::trainer(a),
         Command::Info => {
