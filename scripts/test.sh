@@ -8,3 +8,5 @@ scripts/setup.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo test --workspace --release
+# The page of `koma play` in a real browser (skipped, saying so, where Chromium cannot be had).
+scripts/browser-test.sh
