@@ -8,6 +8,7 @@
 
 pub mod arena;
 pub mod play;
+pub mod protocol;
 pub mod search;
 
 pub use arena::{

@@ -225,7 +225,7 @@ impl Session {
             )
         };
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let r = searcher.think(&start, &moves, &limits, None);
+            let r = searcher.think(&start, &moves, &limits, None, None);
             (searcher, r)
         }));
         let mut inner = self.lock();

@@ -24,4 +24,4 @@ pub use limits::Limits;
 pub use loader::{load_model, LoadError, LoadedModel, ModelSource};
 pub use searcher::{search_config, SearchError, Searcher, SearcherOptions};
 pub use shared::SharedModel;
-pub use thought::{RootMove, Thought};
+pub use thought::{Progress, RootMove, Thought};

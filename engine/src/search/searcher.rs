@@ -7,15 +7,18 @@
 //! makes a GPU worth having for one game.
 
 use crate::search::limits::Limits;
-use crate::search::thought::{RootMove, Thought};
+use crate::search::thought::{Progress, RootMove, Thought};
 use koma_mcts::{simulate, Evaluator, SearchConfig, Tree};
 use koma_rules::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Longest principal variation reported.
 const PV_LEN: usize = 12;
+
+/// How often a running search reports its progress.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// Search settings shared by every front end: PUCT or Gumbel root, and the material weight
 /// when the user overrides it. Play is deterministic (no root noise).
@@ -130,13 +133,15 @@ impl<E: Evaluator> Searcher<E> {
     }
 
     /// Searches the position reached from `start` by `moves` until a limit of `limits` is
-    /// reached, `stop` is set, or a move is proven to win at once.
+    /// reached, `stop` is set, or a move is proven to win at once; `progress` hears about the
+    /// search about once a second while it runs.
     pub fn think(
         &mut self,
         start: &Position,
         moves: &[Move],
         limits: &Limits,
         stop: Option<&AtomicBool>,
+        mut progress: Option<&mut dyn FnMut(&Progress)>,
     ) -> Result<Thought, SearchError> {
         let began = Instant::now();
         let mut pos = start.clone();
@@ -159,12 +164,26 @@ impl<E: Evaluator> Searcher<E> {
         let start_visits = self.tree.root_visits();
         let target = start_visits.saturating_add(budget);
         let deadline = limits.time.map(|t| began + t);
+        let mut next_report = began + PROGRESS_EVERY;
         let playable = simulate(
             &mut self.tree,
             &mut pos,
             &*self.eval,
             self.opts.batch,
             |tree| {
+                if let Some(report) = progress.as_mut() {
+                    let now = Instant::now();
+                    if now >= next_report && tree.root_expanded() {
+                        next_report = now + PROGRESS_EVERY;
+                        report(&Progress {
+                            simulations: tree.root_visits(),
+                            elapsed: now - began,
+                            value: tree.root_value(),
+                            pv: tree.principal_variation(PV_LEN),
+                            proven_win: tree.proven_win().is_some(),
+                        });
+                    }
+                }
                 let over = tree.proven_win().is_some()
                     || stop.is_some_and(|s| s.load(Ordering::Relaxed))
                     || deadline.is_some_and(|d| Instant::now() >= d);

@@ -40,9 +40,37 @@ pub struct Thought {
 }
 
 impl Thought {
-    /// The value as centipawn-like units for protocols that expect them: the win probability
-    /// mapped through the logistic curve that chess engines' evaluations follow (100 units
-    /// at a 64% expected score), clamped to +-10000.
+    /// The search as a progress report.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            simulations: self.simulations,
+            elapsed: self.elapsed,
+            value: self.value,
+            pv: self.pv.clone(),
+            proven_win: self.proven_win,
+        }
+    }
+}
+
+/// A search under way, as engine protocols report it while it runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// Root visits so far.
+    pub simulations: u32,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// Root value for the side to move, in [-1, 1].
+    pub value: f32,
+    /// Most visited line.
+    pub pv: Vec<Move>,
+    /// Whether the root is a proven win.
+    pub proven_win: bool,
+}
+
+impl Progress {
+    /// The value as centipawn-like units for protocols that expect them: the expected score
+    /// mapped through the logistic curve chess engines' evaluations follow (100 units at a
+    /// 64% expected score), clamped to +-10000.
     pub fn centipawns(&self) -> i32 {
         let p = ((self.value + 1.0) / 2.0).clamp(1e-4, 1.0 - 1e-4) as f64;
         let cp = 400.0 * (p / (1.0 - p)).log10();

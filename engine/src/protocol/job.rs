@@ -1,0 +1,116 @@
+//! A search running in the background while the protocol keeps reading commands, so that
+//! `stop`, `?`, `isready` and `ping` are answered during a search.
+
+use crate::search::{Limits, Progress, SearchError, Searcher, SharedModel, Thought};
+use koma_rules::{Move, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// What the search thread calls while it runs and when it ends.
+pub struct Callbacks {
+    /// Called about once a second with the search so far.
+    pub progress: Box<dyn FnMut(&Progress) + Send>,
+    /// Called with the result, unless the search was cancelled.
+    pub done: Box<dyn FnOnce(Result<Thought, SearchError>) + Send>,
+}
+
+/// The engine's searcher and the search under way, if any.
+pub struct Jobs {
+    searcher: Arc<Mutex<Searcher<SharedModel>>>,
+    running: Option<Running>,
+}
+
+struct Running {
+    stop: Arc<AtomicBool>,
+    cancel: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+impl Jobs {
+    /// Jobs searching with `searcher`.
+    pub fn new(searcher: Searcher<SharedModel>) -> Jobs {
+        Jobs {
+            searcher: Arc::new(Mutex::new(searcher)),
+            running: None,
+        }
+    }
+
+    /// Whether a search is under way (it may have just finished).
+    pub fn busy(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Starts searching `start` + `moves` (after ending any search under way by cancelling it).
+    pub fn start(&mut self, start: Position, moves: Vec<Move>, limits: Limits, cb: Callbacks) {
+        self.cancel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let searcher = self.searcher.clone();
+        let (stop2, cancel2) = (stop.clone(), cancel.clone());
+        let handle = std::thread::Builder::new()
+            .name("koma-search".into())
+            .spawn(move || {
+                let Callbacks { mut progress, done } = cb;
+                let result = {
+                    let mut s = searcher.lock().unwrap_or_else(|p| p.into_inner());
+                    s.think(&start, &moves, &limits, Some(&stop2), Some(&mut *progress))
+                };
+                // An infinite search answers only when told to stop, even when it has
+                // nothing left to search (a proven win, a single move).
+                while limits.is_infinite() && !stop2.load(Ordering::SeqCst) {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                if !cancel2.load(Ordering::SeqCst) {
+                    done(result);
+                }
+            })
+            .expect("spawn the search thread");
+        self.running = Some(Running {
+            stop,
+            cancel,
+            handle,
+        });
+    }
+
+    /// Ends the search under way now; its result is still reported (`?`, `stop`).
+    pub fn stop(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop.store(true, Ordering::SeqCst);
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Ends the search under way and drops its result (the game changed under it).
+    pub fn cancel(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.cancel.store(true, Ordering::SeqCst);
+            r.stop.store(true, Ordering::SeqCst);
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Waits for the search under way to end by itself.
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Forgets the search tree (a new game).
+    pub fn new_game(&mut self) {
+        self.cancel();
+        self.searcher
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
+    }
+}
+
+impl Drop for Jobs {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}

@@ -1,0 +1,112 @@
+//! One-letter names of pieces, for protocols whose GUIs know pieces by a single letter (USI's
+//! SFEN, XBoard's piece-to-char table and drops).
+//!
+//! koma's IDs have up to three letters, so a variant speaks these protocols only with a table
+//! of its own. Hand Shogi's (also in the README, "Playing from a GUI"):
+//!
+//! | koma | letter | piece |
+//! |---|---|---|
+//! | K | K | King |
+//! | G | G | Gold General |
+//! | S | S | Silver General |
+//! | N, +N | N, +N | Knight, Promoted Knight |
+//! | L | L | Lance |
+//! | SO | P | Soldier (a pawn that also steps sideways) |
+//! | T | B | Tycoon (a bishop of range 3) |
+//! | SH | R | Shogun (a rook of range 3) |
+//! | PD | D | Pard |
+//! | O | O | Onager |
+//! | H | H | Hasty |
+
+use koma_rules::Variant;
+
+/// koma piece IDs and their letters, per variant.
+const TABLES: &[(&str, &[(&str, &str)])] = &[(
+    "hand-shogi",
+    &[
+        ("K", "K"),
+        ("G", "G"),
+        ("S", "S"),
+        ("N", "N"),
+        ("+N", "+N"),
+        ("L", "L"),
+        ("SO", "P"),
+        ("T", "B"),
+        ("SH", "R"),
+        ("PD", "D"),
+        ("O", "O"),
+        ("H", "H"),
+    ],
+)];
+
+/// A variant's one-letter names.
+#[derive(Debug, Clone, Copy)]
+pub struct Letters(&'static [(&'static str, &'static str)]);
+
+impl Letters {
+    /// The table of `v`, if it has one.
+    pub fn of(v: &Variant) -> Option<Letters> {
+        TABLES
+            .iter()
+            .find(|(id, _)| *id == v.id)
+            .map(|(_, t)| Letters(t))
+    }
+
+    /// The letter (with `+` for a promoted form) of a koma piece ID.
+    pub fn letter(&self, id: &str) -> Option<&'static str> {
+        self.0.iter().find(|(k, _)| *k == id).map(|(_, s)| *s)
+    }
+
+    /// The koma piece ID of a letter (with `+` for a promoted form).
+    pub fn id(&self, letter: &str) -> Option<&'static str> {
+        self.0.iter().find(|(_, s)| *s == letter).map(|(k, _)| *k)
+    }
+
+    /// Every pair (koma ID, letter).
+    pub fn pairs(&self) -> &'static [(&'static str, &'static str)] {
+        self.0
+    }
+
+    /// Rewrites a FEN-like board or hand field written with letters (`+N`, lowercase for the
+    /// second player, digits for counts or empty squares, `/` between ranks) into koma's
+    /// position text.
+    pub fn to_koma(&self, field: &str) -> Result<String, String> {
+        let mut out = String::new();
+        let mut promoted = false;
+        for c in field.chars() {
+            match c {
+                '/' => out.push('/'),
+                '+' => promoted = true,
+                d if d.is_ascii_digit() => out.push(d),
+                l if l.is_ascii_alphabetic() => {
+                    let key = format!(
+                        "{}{}",
+                        if promoted { "+" } else { "" },
+                        l.to_ascii_uppercase()
+                    );
+                    let id = self
+                        .id(&key)
+                        .ok_or_else(|| format!("'{key}' is not a piece letter here"))?;
+                    let (plus, body) = match id.strip_prefix('+') {
+                        Some(b) => ("+", b),
+                        None => ("", id),
+                    };
+                    let body = if l.is_ascii_lowercase() {
+                        body.to_ascii_lowercase()
+                    } else {
+                        body.to_owned()
+                    };
+                    out.push_str(plus);
+                    if body.len() == 1 {
+                        out.push_str(&body);
+                    } else {
+                        out.push_str(&format!("({body})"));
+                    }
+                    promoted = false;
+                }
+                other => return Err(format!("unexpected '{other}' in '{field}'")),
+            }
+        }
+        Ok(out)
+    }
+}

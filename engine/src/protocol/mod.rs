@@ -1,0 +1,100 @@
+//! `koma-engine`: a trained model over the standard engine protocols, so GUIs, tournament
+//! managers and other engines' tools can play it.
+//!
+//! The protocol is recognised from the first command (`xboard`, `usi` or `uci`), and each has
+//! its module: [`xboard`] (CECP v2, with the board and pieces sent to the GUI for variants it
+//! does not know), [`usi`] (Hand Shogi with a documented mapping to SFEN letters) and [`uci`]
+//! (with `UCI_Variant`, in koma's notation). They share the engine's state ([`session`]), the
+//! background search ([`job`]), time management ([`clock`]) and line output ([`out`]); the
+//! search itself is [`crate::search::Searcher`], as in `koma play`.
+//!
+//! Malformed or illegal input gets the protocol's own error reply and the engine goes on.
+
+pub mod clock;
+pub mod job;
+pub mod letters;
+pub mod out;
+pub mod session;
+pub mod uci;
+pub mod usi;
+pub mod xboard;
+
+use crate::search::Progress;
+use koma_rules::{Move, Position};
+use out::Out;
+use session::Engine;
+use std::io::BufRead;
+
+/// Reads commands from `input` until `quit` or its end, answering on `out`.
+pub fn serve(engine: &mut Engine, input: impl BufRead, out: &Out) {
+    let mut lines = input.lines().map_while(Result::ok).inspect(|l| {
+        tracing::debug!("< {l}");
+    });
+    loop {
+        let Some(first) = lines.next() else { return };
+        let word = first
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        let mut rest = std::iter::once(first).chain(&mut lines);
+        match word.as_str() {
+            "" => continue,
+            "xboard" => return xboard::run(engine, &mut rest, out),
+            "usi" => return usi::run(engine, &mut rest, out),
+            "uci" => return uci::run(engine, &mut rest, out),
+            "quit" => return,
+            other => out.line(format!(
+                "Error (unknown protocol; start with xboard, usi or uci): {other}"
+            )),
+        }
+    }
+}
+
+/// Plays `texts` from `start` with `parse`, naming the first bad move and its index.
+pub fn parse_moves(
+    start: &Position,
+    texts: &[&str],
+    mut parse: impl FnMut(&mut Position, &str) -> Result<Move, String>,
+) -> Result<Vec<Move>, String> {
+    let mut pos = start.clone();
+    let mut moves = Vec::with_capacity(texts.len());
+    for (i, t) in texts.iter().enumerate() {
+        let m = parse(&mut pos, t).map_err(|e| format!("move {} ({t}): {e}", i + 1))?;
+        pos.make_move(m);
+        moves.push(m);
+    }
+    Ok(moves)
+}
+
+/// The `info` line of UCI and USI: PV length as depth, the value as centipawns (or a mate in
+/// one when proven), simulations as nodes, and the principal variation in the protocol's
+/// notation (`text` formats a move of the position it is given).
+pub fn info_line(
+    p: &Progress,
+    pos: &Position,
+    text: impl Fn(&Position, &Move) -> String,
+) -> String {
+    let ms = p.elapsed.as_millis().max(1) as u64;
+    let nps = p.simulations as u64 * 1000 / ms;
+    let score = if p.proven_win {
+        "mate 1".to_owned()
+    } else {
+        format!("cp {}", p.centipawns())
+    };
+    let mut line = format!(
+        "info depth {} score {score} nodes {} nps {nps} time {ms}",
+        p.pv.len().max(1),
+        p.simulations
+    );
+    if !p.pv.is_empty() {
+        line.push_str(" pv");
+        let mut q = pos.clone();
+        for m in &p.pv {
+            line.push(' ');
+            line.push_str(&text(&q, m));
+            q.make_move(*m);
+        }
+    }
+    line
+}

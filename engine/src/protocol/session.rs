@@ -1,0 +1,97 @@
+//! What every protocol front end shares: the model, the game the GUI has set up, and the
+//! search jobs.
+
+use crate::play::game::{Game, Mover};
+use crate::protocol::clock::Clock;
+use crate::protocol::job::{Callbacks, Jobs};
+use crate::search::{LoadedModel, Searcher, SearcherOptions, SharedModel};
+use koma_rules::{Color, Move, Position, Variant};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// How the engine was started.
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    /// Search settings.
+    pub options: SearcherOptions,
+    /// Time kept back per move for the round trip to the GUI.
+    pub overhead: Duration,
+    /// Simulations per move when the GUI sets no limit at all (`--sims`).
+    pub default_sims: u32,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            options: SearcherOptions::default(),
+            overhead: Duration::from_millis(50),
+            default_sims: crate::arena::DEFAULT_SIMS,
+        }
+    }
+}
+
+/// The engine's side of a protocol session.
+pub struct Engine {
+    /// The variant of the model.
+    pub variant: Arc<Variant>,
+    /// The engine's name, as sent to GUIs.
+    pub name: String,
+    /// The game as the GUI has set it up, shared with the search thread (which plays the
+    /// engine's move into it).
+    game: Arc<Mutex<Game>>,
+    /// Searches.
+    pub jobs: Jobs,
+    /// Start-up settings.
+    pub config: EngineConfig,
+}
+
+impl Engine {
+    /// An engine playing `loaded`.
+    pub fn new(loaded: LoadedModel, config: EngineConfig) -> Engine {
+        let variant = loaded.variant.clone();
+        let name = format!("koma {} step {}", variant.id, loaded.step);
+        let model = Arc::new(SharedModel::new(loaded.model));
+        let searcher = Searcher::new(model, config.options.clone());
+        Engine {
+            game: Arc::new(Mutex::new(Game::new(
+                Position::start(&variant),
+                Color::White,
+            ))),
+            variant,
+            name,
+            jobs: Jobs::new(searcher),
+            config,
+        }
+    }
+
+    /// The game (locked).
+    pub fn game(&self) -> MutexGuard<'_, Game> {
+        self.game.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The game, for a search thread's callback.
+    pub fn game_handle(&self) -> Arc<Mutex<Game>> {
+        self.game.clone()
+    }
+
+    /// Sets up a new game from `start` (cancelling any search).
+    pub fn set_position(&mut self, start: Position) {
+        self.jobs.cancel();
+        *self.game() = Game::new(start, Color::White);
+    }
+
+    /// Plays a move the GUI sent.
+    pub fn play(&mut self, mv: Move) {
+        self.game().play(mv, Mover::Human);
+    }
+
+    /// Starts searching the current position with the budget of `clock`.
+    pub fn go(&mut self, clock: &Clock, cb: Callbacks) {
+        let (start, moves) = {
+            let g = self.game();
+            (g.start().clone(), g.moves().to_vec())
+        };
+        let limits = clock.limits(self.config.default_sims);
+        self.jobs.start(start, moves, limits, cb);
+    }
+}

@@ -1,0 +1,205 @@
+//! UCI with `UCI_Variant`, for chess-variant tools that speak UCI (the convention of
+//! Fairy-Stockfish): moves in koma's canonical notation (`e3e4`, `N@e5`, `e5f6,f6g7`, `+`/`=`),
+//! positions as `position startpos|fen <position text> [moves ...]`.
+
+use crate::protocol::clock::Clock;
+use crate::protocol::job::Callbacks;
+use crate::protocol::out::Out;
+use crate::protocol::session::Engine;
+use crate::protocol::{info_line, parse_moves};
+use koma_rules::Position;
+use std::time::Duration;
+
+/// Runs UCI on `lines` (the first, `uci`, included) until `quit` or the end of input.
+pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &Out) {
+    for line in lines {
+        let line = line.trim();
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else { continue };
+        let rest: Vec<&str> = words.collect();
+        match cmd {
+            "uci" => {
+                out.line(format!("id name {}", engine.name));
+                out.line("id author the koma developers");
+                let id = &engine.variant.id;
+                out.line(format!(
+                    "option name UCI_Variant type combo default {id} var {id}"
+                ));
+                out.line(format!(
+                    "option name MoveOverhead type spin default {} min 0 max 10000",
+                    engine.config.overhead.as_millis()
+                ));
+                out.line("uciok");
+            }
+            "isready" => out.line("readyok"),
+            "setoption" => set_option(engine, &rest, out),
+            "ucinewgame" => {
+                engine.jobs.new_game();
+                engine.set_position(Position::start(&engine.variant));
+            }
+            "position" => position(engine, &rest, out),
+            "go" => go(engine, &rest, out),
+            "stop" => engine.jobs.stop(),
+            "ponderhit" => {}
+            "d" => out.line(format!(
+                "info string position {}",
+                engine.game().position().to_text()
+            )),
+            "quit" => break,
+            _ => out.line(format!("info string error unknown command: {line}")),
+        }
+    }
+    engine.jobs.cancel();
+}
+
+fn set_option(engine: &mut Engine, rest: &[&str], out: &Out) {
+    let text = rest.join(" ");
+    let (name, value) = match text.strip_prefix("name ").map(|r| r.split_once(" value ")) {
+        Some(Some((n, v))) => (n.trim(), v.trim()),
+        Some(None) => (text[5..].trim(), ""),
+        None => {
+            out.line(format!("info string error malformed setoption: {text}"));
+            return;
+        }
+    };
+    match name {
+        "UCI_Variant" if value == engine.variant.id => {}
+        "UCI_Variant" => out.line(format!(
+            "info string error this model plays {}, not '{value}'",
+            engine.variant.id
+        )),
+        "MoveOverhead" => match value.parse::<u64>() {
+            Ok(ms) if ms <= 10_000 => engine.config.overhead = Duration::from_millis(ms),
+            _ => out.line(format!(
+                "info string error MoveOverhead '{value}' is not from 0 to 10000"
+            )),
+        },
+        _ => out.line(format!("info string error unknown option: {name}")),
+    }
+}
+
+fn position(engine: &mut Engine, rest: &[&str], out: &Out) {
+    let (start, moves) = match rest.first() {
+        Some(&"startpos") => {
+            let moves = match rest.get(1) {
+                Some(&"moves") => &rest[2..],
+                None => &[][..],
+                Some(other) => {
+                    out.line(format!(
+                        "info string error expected 'moves' after startpos, found '{other}'"
+                    ));
+                    return;
+                }
+            };
+            (Position::start(&engine.variant), moves)
+        }
+        Some(&"fen") => {
+            let end = rest
+                .iter()
+                .position(|w| *w == "moves")
+                .unwrap_or(rest.len());
+            let text = rest[1..end].join(" ");
+            match Position::from_text(&engine.variant, &text) {
+                Ok(p) => (p, rest.get(end + 1..).unwrap_or(&[])),
+                Err(e) => {
+                    out.line(format!("info string error {e}"));
+                    return;
+                }
+            }
+        }
+        _ => {
+            out.line("info string error expected 'position startpos' or 'position fen ...'");
+            return;
+        }
+    };
+    match parse_moves(&start, moves, |p, t| {
+        p.parse_move(t).map_err(|e| e.to_string())
+    }) {
+        Ok(list) => {
+            engine.set_position(start);
+            for m in list {
+                engine.play(m);
+            }
+        }
+        Err(e) => out.line(format!("info string error {e}")),
+    }
+}
+
+/// Reads `go` arguments into a clock for the side to move.
+fn go(engine: &mut Engine, rest: &[&str], out: &Out) {
+    let white = engine.game().position().side_to_move() == koma_rules::Color::White;
+    let mut clock = Clock {
+        overhead: engine.config.overhead,
+        ..Clock::default()
+    };
+    let mut i = 0;
+    while i < rest.len() {
+        let value = rest.get(i + 1).and_then(|v| v.parse::<u64>().ok());
+        let ms = value.map(Duration::from_millis);
+        let used = match (rest[i], value) {
+            ("infinite", _) => {
+                clock.infinite = true;
+                1
+            }
+            ("ponder", _) => 1,
+            ("wtime", Some(_)) if white => {
+                clock.remaining = ms;
+                2
+            }
+            ("btime", Some(_)) if !white => {
+                clock.remaining = ms;
+                2
+            }
+            ("winc", Some(_)) if white => {
+                clock.increment = ms.unwrap_or_default();
+                2
+            }
+            ("binc", Some(_)) if !white => {
+                clock.increment = ms.unwrap_or_default();
+                2
+            }
+            ("wtime" | "btime" | "winc" | "binc" | "depth" | "mate", Some(_)) => 2,
+            ("movestogo", Some(n)) => {
+                clock.moves_to_go = Some(n as u32);
+                2
+            }
+            ("movetime", Some(_)) => {
+                clock.movetime = ms;
+                2
+            }
+            ("nodes", Some(n)) => {
+                clock.nodes = Some(n.clamp(1, u32::MAX as u64) as u32);
+                2
+            }
+            ("searchmoves", _) => {
+                out.line("info string searchmoves is not supported; searching every move");
+                rest.len() - i
+            }
+            (word, _) => {
+                out.line(format!("info string error go: cannot read '{word}'"));
+                1
+            }
+        };
+        i += used;
+    }
+    let pos = engine.game().position().clone();
+    let info_out = out.clone();
+    let info_pos = pos.clone();
+    let done_out = out.clone();
+    engine.go(
+        &clock,
+        Callbacks {
+            progress: Box::new(move |p| {
+                info_out.line(info_line(p, &info_pos, |q, m| q.move_text(m)));
+            }),
+            // The GUI sends the engine's move back with the next `position`.
+            done: Box::new(move |r| match r {
+                Ok(t) => {
+                    done_out.line(info_line(&t.progress(), &pos, |q, m| q.move_text(m)));
+                    done_out.line(format!("bestmove {}", pos.move_text(&t.best)));
+                }
+                Err(_) => done_out.line("bestmove (none)"),
+            }),
+        },
+    );
+}

@@ -1,0 +1,424 @@
+//! `koma-engine` driven through its standard input and output, as GUIs drive it: real
+//! transcripts of XBoard/CECP, USI and UCI sessions, with drops, promotions (forced, chosen and
+//! declined), Lion double captures, igui, turn skips, shots, undo, setboard, time controls,
+//! move-now and stop requests, and malformed lines. Every engine move is checked for legality
+//! against koma's rules.
+
+#[path = "../engine/tests/common/mod.rs"]
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+/// A running engine and what it has said.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Everything read so far, for failure messages.
+    seen: Vec<String>,
+}
+
+impl Engine {
+    fn start(variant: &str, name: &str, extra: &[&str]) -> Engine {
+        let stem = common::tiny_checkpoint(variant, &format!("proto-{name}"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_koma-engine"))
+            .arg("--model")
+            .arg(&stem)
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("koma-engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one satisfies `want`; returns it and the lines before it.
+    fn until(&mut self, what: &str, want: impl Fn(&str) -> bool) -> (String, Vec<String>) {
+        let end = Instant::now() + Duration::from_secs(60);
+        let mut before = Vec::new();
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    self.seen.push(l.clone());
+                    if want(&l) {
+                        return (l, before);
+                    }
+                    before.push(l);
+                }
+                Err(_) => panic!(
+                    "no {what} from the engine; it said:\n{}",
+                    self.seen.join("\n")
+                ),
+            }
+        }
+    }
+
+    fn expect_prefix(&mut self, prefix: &str) -> (String, Vec<String>) {
+        self.until(prefix, |l| l.starts_with(prefix))
+    }
+
+    /// Sends `ping n` and returns every line before `pong n` (XBoard's barrier).
+    fn sync(&mut self, n: u32) -> Vec<String> {
+        self.send(&format!("ping {n}"));
+        self.expect_prefix(&format!("pong {n}")).1
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let end = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < end {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "koma-engine exited with {status}");
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        panic!("koma-engine did not quit");
+    }
+}
+
+/// Whether `mv` is legal after `moves` from `fen` (or the start), by koma's rules.
+fn legal_after(variant: &str, fen: Option<&str>, moves: &[&str], mv: &str) -> bool {
+    let v = koma_rules::load_variant(variant).unwrap();
+    let mut pos = match fen {
+        Some(f) => koma_rules::Position::from_text(&v, f).unwrap(),
+        None => koma_rules::Position::start(&v),
+    };
+    pos.play_texts(&moves.join(" ")).unwrap();
+    pos.parse_move(mv).is_ok()
+}
+
+#[test]
+fn xboard_session_on_hand_shogi() {
+    let mut e = Engine::start("hand-shogi", "xb-hand", &[]);
+    e.send("xboard");
+    e.send("protover 2");
+    let (features, _) = e.expect_prefix("feature ");
+    for f in [
+        "setboard=1",
+        "usermove=1",
+        "ping=1",
+        "sigint=0",
+        "san=0",
+        "done=1",
+        "variants=\"handshogi\"",
+        "myname=\"koma hand-shogi",
+    ] {
+        assert!(features.contains(f), "{f} missing: {features}");
+    }
+    e.send("new");
+    e.send("variant handshogi");
+    let before = e.sync(1);
+    let setup = before
+        .iter()
+        .find(|l| l.starts_with("setup "))
+        .expect("setup");
+    assert!(setup.contains(" 9x9+"), "{setup}");
+    assert!(setup.contains("[SSNNLLBROHssnnllbroh] w 0 1"), "{setup}");
+    let pieces: Vec<&String> = before.iter().filter(|l| l.starts_with("piece ")).collect();
+    assert_eq!(pieces.len(), 12, "{before:?}");
+    assert!(pieces.iter().any(|l| l.ends_with(" fsW")), "{pieces:?}");
+    // A move from the GUI (a drop), the engine answers with thinking output and a legal move.
+    e.send("post");
+    e.send("st 0.3");
+    e.send("usermove S@e5");
+    let (reply, thinking) = e.expect_prefix("move ");
+    let mv = reply.trim_start_matches("move ").to_owned();
+    assert!(
+        legal_after("hand-shogi", None, &["S@e5"], &xboard_to_koma(&mv)),
+        "{mv}"
+    );
+    assert!(
+        thinking.iter().any(|l| is_thinking_line(l)),
+        "no thinking line: {thinking:?}"
+    );
+    // Malformed and illegal input gets the protocol's replies; the engine goes on.
+    e.send("usermove zz9");
+    e.send("usermove e1e9");
+    e.send("frobnicate");
+    e.send("level x");
+    let before = e.sync(2);
+    assert!(before
+        .iter()
+        .any(|l| l.starts_with("Illegal move (") && l.ends_with(": zz9")));
+    assert!(before
+        .iter()
+        .any(|l| l.starts_with("Illegal move (") && l.ends_with(": e1e9")));
+    assert!(before.contains(&"Error (unknown command): frobnicate".to_owned()));
+    assert!(before
+        .iter()
+        .any(|l| l.starts_with("Error (expected level")));
+    // undo / remove, then setboard (XBoard's FEN) and a mate found by the engine.
+    e.send("force");
+    e.send("remove");
+    e.send("remove");
+    let before = e.sync(3);
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("Error (no move to take back)")),
+        "{before:?}"
+    );
+    e.send("setboard 8k/9/9/9/7R1/9/9/9/K8[G] w 0 1");
+    e.send("go");
+    let (reply, _) = e.expect_prefix("move ");
+    assert_eq!(reply, "move G@h8");
+    let (result, _) = e.expect_prefix("1-0");
+    assert_eq!(result, "1-0 {First player wins by checkmate}");
+    e.send("usermove i9i8");
+    let before = e.sync(4);
+    assert!(
+        before.iter().any(|l| l.contains("the game is over")),
+        "{before:?}"
+    );
+    // A clock: level with 1 s on it, then `?` cuts a long fixed-time search short.
+    e.send("new");
+    e.send("level 0 0:01 0");
+    e.send("time 100");
+    e.send("otim 100");
+    e.send("usermove S@e5");
+    let t = Instant::now();
+    e.expect_prefix("move ");
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    e.send("force");
+    e.send("new");
+    e.send("st 60");
+    e.send("go");
+    std::thread::sleep(Duration::from_millis(500));
+    let t = Instant::now();
+    e.send("?");
+    e.expect_prefix("move ");
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "? took {:?}",
+        t.elapsed()
+    );
+    // Analysis: thinking lines until `exit`, no move.
+    e.send("force");
+    e.send("new");
+    e.send("analyze");
+    let (line, _) = e.until("analysis output", is_thinking_line);
+    assert!(is_thinking_line(&line));
+    e.send("exit");
+    let before = e.sync(5);
+    assert!(!before.iter().any(|l| l.starts_with("move ")), "{before:?}");
+    e.quit();
+}
+
+/// XBoard's drop letters back to koma's IDs for Hand Shogi (only the ones the engine may send).
+fn xboard_to_koma(mv: &str) -> String {
+    match mv.split_once('@') {
+        Some((l, sq)) => {
+            let id = match l {
+                "P" => "SO",
+                "B" => "T",
+                "R" => "SH",
+                "D" => "PD",
+                other => other,
+            };
+            format!("{id}@{sq}")
+        }
+        None => mv.to_owned(),
+    }
+}
+
+/// `ply score time nodes pv...`.
+fn is_thinking_line(l: &str) -> bool {
+    let w: Vec<&str> = l.split_whitespace().collect();
+    w.len() >= 5 && w[..4].iter().all(|x| x.parse::<i64>().is_ok())
+}
+
+#[test]
+fn xboard_multi_leg_moves_igui_and_turn_skips_on_shoko_shogi() {
+    // A Lion on e7 with pawns to take on f8 and g9.
+    let fen = "6k6/13/13/13/6p6/5p7/4(LN)8/13/13/13/13/13/6K6 b -";
+    let mut e = Engine::start("shoko-shogi", "xb-lion", &[]);
+    e.send("xboard");
+    e.send("protover 2");
+    e.expect_prefix("feature ");
+    e.send("variant shokoshogi");
+    e.send("force");
+    let mut n = 10;
+    for mv in ["e7f8,f8g9+", "e7f8,f8e7+", "e7e7", "@@@@"] {
+        e.send(&format!("setboard {fen}"));
+        e.send(&format!("usermove {mv}"));
+        let before = e.sync(n);
+        n += 1;
+        assert!(
+            !before
+                .iter()
+                .any(|l| l.starts_with("Illegal") || l.starts_with("Error")),
+            "{mv}: {before:?}"
+        );
+    }
+    // The engine, asked to move after the double capture, answers with a legal move.
+    e.send(&format!("setboard {fen}"));
+    e.send("usermove e7f8,f8g9+");
+    e.send("sd 1");
+    e.send("st 0.2");
+    e.send("go");
+    let (reply, _) = e.expect_prefix("move ");
+    let mv = reply.trim_start_matches("move ");
+    assert!(
+        legal_after("shoko-shogi", Some(fen), &["e7f8,f8g9+"], mv),
+        "{mv}"
+    );
+    // A double capture that is not legal is refused with the move named.
+    e.send(&format!("setboard {fen}"));
+    e.send("usermove e7f8,f8f9,f9f10");
+    let before = e.sync(99);
+    assert!(before
+        .iter()
+        .any(|l| l.starts_with("Illegal move") && l.ends_with("e7f8,f8f9,f9f10")));
+    e.quit();
+}
+
+#[test]
+fn usi_session_on_hand_shogi() {
+    let mut e = Engine::start("hand-shogi", "usi", &[]);
+    e.send("usi");
+    let (_, before) = e.expect_prefix("usiok");
+    assert!(before.iter().any(|l| l.starts_with("id name koma")));
+    e.send("setoption name USI_Hash value 256");
+    e.send("setoption name MoveOverhead value 20");
+    e.send("isready");
+    e.expect_prefix("readyok");
+    e.send("usinewgame");
+    // A drop by the GUI, a clock with byoyomi.
+    e.send("position startpos moves S*5e");
+    e.send("go btime 0 wtime 0 byoyomi 500");
+    let (best, info) = e.expect_prefix("bestmove ");
+    assert!(info
+        .iter()
+        .any(|l| l.starts_with("info depth ") && l.contains(" pv ")));
+    let mv = best.trim_start_matches("bestmove ");
+    e.send(&format!("position startpos moves S*5e {mv}"));
+    e.send("isready");
+    let (_, before) = e.expect_prefix("readyok");
+    assert!(
+        !before.iter().any(|l| l.contains("error")),
+        "{mv}: {before:?}"
+    );
+    // An SFEN position with a mate in one (G*2b); the knight promotes by force (`+`).
+    e.send("position sfen 8k/9/9/9/7R1/9/9/9/K8 b G 1");
+    e.send("go nodes 30");
+    let (best, info) = e.expect_prefix("bestmove ");
+    assert_eq!(best, "bestmove G*2b");
+    assert!(info.iter().any(|l| l.contains("score mate 1")), "{info:?}");
+    e.send("position sfen 8k/9/9/4N4/9/9/9/9/K8 b - 1 moves 5d4b+");
+    e.send("isready");
+    let (_, before) = e.expect_prefix("readyok");
+    assert!(before.is_empty(), "{before:?}");
+    // `stop` ends an infinite search, which answers only then.
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(400));
+    e.send("isready");
+    let (_, before) = e.expect_prefix("readyok");
+    assert!(
+        !before.iter().any(|l| l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    e.send("stop");
+    e.expect_prefix("bestmove ");
+    // Malformed lines are reported and change nothing.
+    for bad in [
+        "position sfen 9/9 b -",
+        "position startpos moves 1a1a",
+        "position startpos moves X*5e",
+        "position banana",
+        "go sideways",
+        "frobnicate",
+    ] {
+        e.send(bad);
+        e.send("isready");
+        let (_, before) = e.expect_prefix("readyok");
+        assert!(
+            before.iter().any(|l| l.starts_with("info string error")),
+            "{bad}: {before:?}"
+        );
+    }
+    e.send("gameover win");
+    e.quit();
+}
+
+#[test]
+fn uci_session_with_promotion_choices_and_shots_on_ko_shogi() {
+    let fen = include_str!("../tests/browser/play_test.py");
+    let start = fen.find("KO_POSITION = (").unwrap();
+    let end = start + fen[start..].find("\n)").unwrap();
+    let ko_fen: String = fen[start..end]
+        .lines()
+        .skip(1)
+        .map(|l| l.trim().trim_matches('"'))
+        .collect();
+    let mut e = Engine::start("ko-shogi", "uci", &["--sims", "8"]);
+    e.send("uci");
+    let (_, before) = e.expect_prefix("uciok");
+    assert!(before
+        .contains(&"option name UCI_Variant type combo default ko-shogi var ko-shogi".to_owned()));
+    e.send("setoption name UCI_Variant value ko-shogi");
+    e.send("setoption name UCI_Variant value chess");
+    e.send("isready");
+    let (_, before) = e.expect_prefix("readyok");
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert!(before[0].contains("not 'chess'"));
+    e.send("ucinewgame");
+    // A promotion taken, one declined, a shot and a multi-leg move, all in one line of moves.
+    for moves in ["c9c14+", "c9c14=", "f1e2*h5", "c18a17,a17b15"] {
+        e.send(&format!("position fen {ko_fen} moves {moves}"));
+        e.send("go wtime 2000 btime 2000 winc 100 binc 100");
+        let (best, _) = e.expect_prefix("bestmove ");
+        let mv = best.trim_start_matches("bestmove ");
+        assert!(
+            legal_after("ko-shogi", Some(&ko_fen), &[moves], mv),
+            "{moves} then {mv}"
+        );
+    }
+    e.send("position startpos moves a1a1a1");
+    e.send("isready");
+    let (_, before) = e.expect_prefix("readyok");
+    assert!(before
+        .iter()
+        .any(|l| l.starts_with("info string error move 1 (a1a1a1)")));
+    e.send("go movetime 200");
+    e.expect_prefix("bestmove ");
+    e.quit();
+}
+
+#[test]
+fn the_first_line_picks_the_protocol() {
+    let mut e = Engine::start("hand-shogi", "detect", &[]);
+    e.send("");
+    e.send("hello");
+    e.expect_prefix("Error (unknown protocol");
+    e.send("uci");
+    e.expect_prefix("uciok");
+    e.quit();
+}
