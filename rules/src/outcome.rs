@@ -15,6 +15,9 @@ pub enum WinReason {
     RoyalCaptured,
     /// The position repeated and every move of the loser in the cycle gave check.
     PerpetualCheck,
+    /// An arbiter's ruling, never reached by the rules themselves: the loser (an external
+    /// engine in a match) played a move that is not legal, or none.
+    Forfeit,
 }
 
 /// Why a game was drawn.

@@ -11,8 +11,11 @@ pub struct ArenaArgs {
     /// Built-in variant id (e.g. hand-shogi) or path to a variant TOML file.
     #[arg(long, default_value = "hand-shogi")]
     pub variant: String,
-    /// Player A (scores and Elo are A's): random, greedy, or model:PATH[:sims=N][:gumbel]
-    /// (PATH: checkpoint stem or its .json/.safetensors file; sims default 64).
+    /// Player A (scores and Elo are A's): random, greedy, model:PATH[:sims=N][:gumbel]
+    /// (PATH: checkpoint stem or its .json/.safetensors file; sims default 64), or an
+    /// external engine: uci:CMD, usi:CMD or xboard:CMD, then settings after ';': go=LIMITS
+    /// (e.g. "depth 3", "nodes 1000", "movetime 200"; XBoard: "st 1"), option:NAME=VALUE,
+    /// variant=NAME, searchmoves=0, timeout=SECONDS.
     #[arg(long = "a", value_name = "PLAYER")]
     pub a: PlayerSpec,
     /// Player B, in the same form as player A.
@@ -63,8 +66,13 @@ pub fn run(a: ArenaArgs) -> anyhow::Result<()> {
     if let Some(path) = &a.record {
         let mut text = String::new();
         for g in &report.games {
+            let forfeit = g
+                .forfeit
+                .as_ref()
+                .map(|f| format!(" forfeit=\"{f}\""))
+                .unwrap_or_default();
             text.push_str(&format!(
-                "game {} a={:?} result=\"{}\" moves: {}\n",
+                "game {} a={:?} result=\"{}\"{forfeit} moves: {}\n",
                 g.index,
                 g.a_color,
                 g.outcome,

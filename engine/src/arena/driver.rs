@@ -9,6 +9,7 @@
 //! depend only on the seed.
 
 use crate::arena::error::ArenaError;
+use crate::arena::external::ExternalEngine;
 use crate::arena::game::{Game, Mover, Setup, Step};
 use crate::arena::opening::opening;
 use crate::arena::player::PlayerSpec;
@@ -138,6 +139,7 @@ impl Models {
         Ok(match spec {
             PlayerSpec::Random => Mover::Random,
             PlayerSpec::Greedy => Mover::Greedy,
+            PlayerSpec::External(_) => Mover::External,
             PlayerSpec::Model(p) => {
                 let key = std::fs::canonicalize(p.load_path()).unwrap_or_else(|_| p.load_path());
                 let model = match self.stems.iter().position(|s| *s == key) {
@@ -201,6 +203,20 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, ArenaError> {
         models: Vec::new(),
     };
     let movers = [models.mover(&cfg.a, cfg)?, models.mover(&cfg.b, cfg)?];
+    let mut externals = [&cfg.a, &cfg.b].map(|spec| match spec {
+        PlayerSpec::External(e) => Some(ExternalEngine::start(e, &cfg.variant)),
+        _ => None,
+    });
+    let mut started: [Option<ExternalEngine>; 2] = [None, None];
+    for (slot, e) in externals.iter_mut().enumerate() {
+        if let Some(result) = e.take() {
+            started[slot] = Some(result.map_err(|e| ArenaError::Setting {
+                setting: "external engine",
+                reason: e.to_string(),
+            })?);
+        }
+    }
+    let mut externals = started;
     let values = PieceValues::new(&cfg.variant);
     let pairs = cfg.games / 2;
     let openings = (0..pairs)
@@ -243,7 +259,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, ArenaError> {
         // Play what needs no network; collect one leaf from every searching game.
         let mut i = 0;
         while i < active.len() {
-            match active[i].step(&movers, &values) {
+            match active[i].step(&movers, &values, &mut externals) {
                 Step::Finished => {
                     let game = active.swap_remove(i);
                     a_points += game.score_a();

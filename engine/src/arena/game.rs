@@ -8,6 +8,7 @@
 //! evaluated or is over.
 
 use crate::arena::baseline::{greedy_move, random_move};
+use crate::arena::external::{ExternalEngine, Forfeit};
 use crate::arena::opening::sub_seed;
 use crate::arena::report::GameRecord;
 use koma_mcts::{Evaluation, Gathered, SearchConfig, Ticket, Tree};
@@ -40,6 +41,8 @@ pub enum Mover {
     Random,
     /// Greedy capture.
     Greedy,
+    /// An external engine, the driver's engine for this player (A or B).
+    External,
     /// MCTS with the model of index `model` in the driver's model list.
     Search {
         /// Index of the model.
@@ -118,6 +121,11 @@ pub struct Game {
     /// Plies (as counted by the position) at which the match adjudicates a draw.
     max_plies: Option<u32>,
     buf: Vec<Move>,
+    /// The start position and every move played, for external engines.
+    start: Position,
+    played: Vec<Move>,
+    /// Why an external engine lost the game, when it did.
+    forfeit: Option<String>,
 }
 
 impl Game {
@@ -158,6 +166,9 @@ impl Game {
             outcome: None,
             max_plies: setup.max_plies,
             buf: Vec::new(),
+            start: setup.start.clone(),
+            played: Vec::new(),
+            forfeit: None,
         };
         for &m in opening {
             if game.outcome.is_some() {
@@ -183,6 +194,7 @@ impl Game {
     /// game.
     fn play(&mut self, m: Move) {
         self.moves.push(self.pos.move_text(&m));
+        self.played.push(m);
         self.pos.make_move(m);
         for tree in self.trees.iter_mut().flatten() {
             tree.advance(m);
@@ -196,10 +208,28 @@ impl Game {
 
     /// Plays baseline moves and finished searches until the game is over or a model player's
     /// search needs a leaf evaluated.
-    pub fn step(&mut self, movers: &[Mover; 2], values: &PieceValues) -> Step {
+    pub fn step(
+        &mut self,
+        movers: &[Mover; 2],
+        values: &PieceValues,
+        externals: &mut [Option<ExternalEngine>; 2],
+    ) -> Step {
         while self.outcome.is_none() {
             let slot = self.slot_to_move();
             let m = match movers[slot] {
+                Mover::External => {
+                    let Some(engine) = externals[slot].as_mut() else {
+                        self.forfeit(slot, "the engine is not running".into());
+                        continue;
+                    };
+                    match engine.best_move(&self.start, &self.played) {
+                        Ok(m) => Some(m),
+                        Err(Forfeit(why)) => {
+                            self.forfeit(slot, why);
+                            continue;
+                        }
+                    }
+                }
                 Mover::Random => {
                     self.pos.legal_moves_into(&mut self.buf);
                     random_move(&self.buf, &mut self.rng)
@@ -231,6 +261,24 @@ impl Game {
             }
         }
         Step::Finished
+    }
+
+    /// Ends the game as a loss for player `slot` (0 = A), whose engine broke the rules.
+    fn forfeit(&mut self, slot: usize, why: String) {
+        let loser = self.pos.side_to_move();
+        tracing::warn!(
+            game = self.index,
+            player = if slot == 0 { "A" } else { "B" },
+            "forfeit: {why}"
+        );
+        self.forfeit = Some(format!(
+            "{} ({loser}) {why}",
+            if slot == 0 { "A" } else { "B" }
+        ));
+        self.outcome = Some(Outcome::Win {
+            winner: loser.opposite(),
+            reason: koma_rules::WinReason::Forfeit,
+        });
     }
 
     /// Starts the side to move's search if needed; returns its move once the search is
@@ -338,6 +386,7 @@ impl Game {
             opening: self.opening,
             moves: self.moves,
             outcome: self.outcome?,
+            forfeit: self.forfeit,
         })
     }
 }

@@ -4,6 +4,7 @@
 //! - [`player`]: the players a match can pit against each other, parsed from text;
 //! - [`baseline`]: the baselines that need no network (random, greedy capture, valued by
 //!   [`koma_rules::PieceValues`]);
+//! - [`external`]: engines outside koma (UCI, USI, XBoard), refereed by the arena;
 //! - [`opening`]: the seeded random openings that make paired games differ from each other;
 //! - [`game`]: one game in progress, with its search trees;
 //! - [`driver`]: runs every game of a match at once, batching model evaluations;
@@ -13,6 +14,7 @@ pub mod baseline;
 pub mod driver;
 pub mod elo;
 pub mod error;
+pub mod external;
 pub mod game;
 pub mod opening;
 pub mod player;

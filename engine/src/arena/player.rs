@@ -8,11 +8,14 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use crate::arena::external::{ExternalSpec, Protocol};
+
 /// Simulations per move of a model player when the string does not say.
 pub const DEFAULT_SIMS: u32 = 64;
 
 /// The forms a player string may take, for error messages.
-const FORMS: &str = "random, greedy or model:PATH[:sims=N][:gumbel][:material=W]";
+const FORMS: &str = "random, greedy, model:PATH[:sims=N][:gumbel][:material=W], or an \
+                     external engine uci:CMD, usi:CMD or xboard:CMD[;go=..][;option:NAME=VALUE]";
 
 /// A player of the arena.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +28,8 @@ pub enum PlayerSpec {
     Greedy,
     /// A checkpoint searched with MCTS.
     Model(ModelPlayer),
+    /// An engine outside koma, refereed by the arena.
+    External(ExternalSpec),
 }
 
 /// A checkpoint and the search it plays with.
@@ -99,6 +104,17 @@ impl FromStr for PlayerSpec {
             reason,
         };
         let text = s.trim();
+        for (prefix, protocol) in [
+            ("uci:", Protocol::Uci),
+            ("usi:", Protocol::Usi),
+            ("xboard:", Protocol::Xboard),
+        ] {
+            if let Some(rest) = text.strip_prefix(prefix) {
+                return ExternalSpec::parse(protocol, rest)
+                    .map(PlayerSpec::External)
+                    .map_err(fail);
+            }
+        }
         match text {
             "random" => return Ok(PlayerSpec::Random),
             "greedy" => return Ok(PlayerSpec::Greedy),
@@ -193,6 +209,7 @@ impl fmt::Display for PlayerSpec {
         match self {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
+            PlayerSpec::External(e) => write!(f, "{e}"),
             PlayerSpec::Model(m) => {
                 write!(f, "model:{}:sims={}", m.stem.display(), m.sims)?;
                 if m.gumbel {

@@ -19,6 +19,8 @@ pub enum EndReason {
     RoyalCaptured,
     /// Perpetual check lost.
     PerpetualCheck,
+    /// An external engine played an illegal move or none.
+    Forfeit,
     /// Draw by repetition.
     Repetition,
     /// Draw at the maximum length (the variant's or the match's).
@@ -27,11 +29,12 @@ pub enum EndReason {
 
 impl EndReason {
     /// Every reason, in report order.
-    pub const ALL: [EndReason; 6] = [
+    pub const ALL: [EndReason; 7] = [
         EndReason::Checkmate,
         EndReason::NoLegalMoves,
         EndReason::RoyalCaptured,
         EndReason::PerpetualCheck,
+        EndReason::Forfeit,
         EndReason::Repetition,
         EndReason::MaxLength,
     ];
@@ -45,6 +48,7 @@ impl From<Outcome> for EndReason {
                 WinReason::NoLegalMoves => EndReason::NoLegalMoves,
                 WinReason::RoyalCaptured => EndReason::RoyalCaptured,
                 WinReason::PerpetualCheck => EndReason::PerpetualCheck,
+                WinReason::Forfeit => EndReason::Forfeit,
             },
             Outcome::Draw(DrawReason::Repetition) => EndReason::Repetition,
             Outcome::Draw(DrawReason::MaxLength) => EndReason::MaxLength,
@@ -59,6 +63,7 @@ impl fmt::Display for EndReason {
             EndReason::NoLegalMoves => "no legal moves",
             EndReason::RoyalCaptured => "royal captured",
             EndReason::PerpetualCheck => "perpetual check",
+            EndReason::Forfeit => "forfeit",
             EndReason::Repetition => "repetition",
             EndReason::MaxLength => "max length",
         })
@@ -80,6 +85,8 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// The result.
     pub outcome: Outcome,
+    /// Why a game was forfeited: the external engine's move and what was wrong with it.
+    pub forfeit: Option<String>,
 }
 
 impl GameRecord {

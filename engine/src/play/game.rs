@@ -117,6 +117,7 @@ pub fn reason_text(o: &Outcome) -> &'static str {
             WinReason::NoLegalMoves => "no legal moves",
             WinReason::RoyalCaptured => "royal captured",
             WinReason::PerpetualCheck => "perpetual check",
+            WinReason::Forfeit => "forfeit",
         },
         Outcome::Draw(DrawReason::Repetition) => "repetition",
         Outcome::Draw(DrawReason::MaxLength) => "maximum length",

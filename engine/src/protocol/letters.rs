@@ -18,7 +18,7 @@
 //! | O | O | Onager |
 //! | H | H | Hasty |
 
-use koma_rules::Variant;
+use koma_rules::{Move, NotationError, Position, Variant};
 
 /// koma piece IDs and their letters, per variant.
 const TABLES: &[(&str, &[(&str, &str)])] = &[(
@@ -108,5 +108,47 @@ impl Letters {
             }
         }
         Ok(out)
+    }
+}
+
+/// Reads a move in koma's text or with a drop by letter (`P@e5` for Hand Shogi's `SO@e5`), as
+/// chess-variant GUIs and engines write it; XBoard's null move `@@@@` is a turn skip where one
+/// is legal. Errors say what is wrong, without the move (protocols add it their own way).
+pub fn parse_move(
+    pos: &mut Position,
+    letters: Option<Letters>,
+    text: &str,
+) -> Result<Move, String> {
+    if text == "@@@@" {
+        let skip = pos.legal_moves().into_iter().find(|m| m.is_skip());
+        return skip.ok_or_else(|| "no turn skip is legal here".to_owned());
+    }
+    let text = match (letters, text.split_once('@')) {
+        (Some(l), Some((letter, rest))) if pos.variant().kind_by_id(letter).is_none() => {
+            match l.id(letter) {
+                Some(id) => format!("{id}@{rest}"),
+                None => text.to_owned(),
+            }
+        }
+        _ => text.to_owned(),
+    };
+    pos.parse_move(&text).map_err(|e| match e {
+        NotationError::Malformed { reason, .. } => reason,
+        NotationError::Illegal { .. } => "not legal in this position".into(),
+    })
+}
+
+/// Writes a move with drops by letter where the variant has letters (koma's text otherwise).
+pub fn move_text(pos: &Position, letters: Option<Letters>, m: &Move) -> String {
+    let t = pos.move_text(m);
+    match (letters, m.dropped()) {
+        (Some(l), Some(k)) => {
+            let id = &pos.variant().piece(k).id;
+            match l.letter(id) {
+                Some(letter) => t.replacen(&format!("{id}@"), &format!("{letter}@"), 1),
+                None => t,
+            }
+        }
+        _ => t,
     }
 }

@@ -1,9 +1,11 @@
 //! UCI with `UCI_Variant`, for chess-variant tools that speak UCI (the convention of
-//! Fairy-Stockfish): moves in koma's canonical notation (`e3e4`, `N@e5`, `e5f6,f6g7`, `+`/`=`),
+//! Fairy-Stockfish): moves in koma's canonical notation (`e3e4`, `N@e5`, `e5f6,f6g7`, `+`/`=`;
+//! drops are also read by the variant's one-letter names, `P@e5`),
 //! positions as `position startpos|fen <position text> [moves ...]`.
 
 use crate::protocol::clock::Clock;
 use crate::protocol::job::Callbacks;
+use crate::protocol::letters::{parse_move, Letters};
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
 use crate::protocol::{info_line, parse_moves};
@@ -112,9 +114,8 @@ fn position(engine: &mut Engine, rest: &[&str], out: &Out) {
             return;
         }
     };
-    match parse_moves(&start, moves, |p, t| {
-        p.parse_move(t).map_err(|e| e.to_string())
-    }) {
+    let letters = Letters::of(&engine.variant);
+    match parse_moves(&start, moves, |p, t| parse_move(p, letters, t)) {
         Ok(list) => {
             engine.set_position(start);
             for m in list {

@@ -18,10 +18,10 @@
 use crate::play::game::{outcome_sentence, Mover};
 use crate::protocol::clock::Clock;
 use crate::protocol::job::Callbacks;
-use crate::protocol::letters::Letters;
+use crate::protocol::letters::{move_text as text, parse_move, Letters};
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
-use koma_rules::{Color, Move, Outcome, Position, Variant};
+use koma_rules::{Color, Outcome, Position, Variant};
 use std::time::Duration;
 
 /// XBoard's name for the variant: koma's id without dashes (XBoard variant names are single
@@ -190,40 +190,6 @@ fn level(arg: &str) -> Option<(u32, Duration)> {
     base_ok.then(|| (mps, Duration::from_secs_f64(inc)))
 }
 
-/// Reads a move from XBoard: koma's text, with drops by letter and `@@@@` as a skip.
-fn parse(pos: &mut Position, letters: Option<Letters>, text: &str) -> Result<Move, String> {
-    if text == "@@@@" {
-        let skip = pos.legal_moves().into_iter().find(|m| m.is_skip());
-        return skip.ok_or_else(|| "no turn skip is legal here".to_owned());
-    }
-    let text = match (letters, text.split_once('@')) {
-        (Some(l), Some((letter, rest))) => match l.id(letter) {
-            Some(id) => format!("{id}@{rest}"),
-            None => text.to_owned(),
-        },
-        _ => text.to_owned(),
-    };
-    pos.parse_move(&text).map_err(|e| match e {
-        koma_rules::NotationError::Malformed { reason, .. } => reason,
-        koma_rules::NotationError::Illegal { .. } => "not legal in this position".into(),
-    })
-}
-
-/// Writes a move for XBoard.
-fn text(pos: &Position, letters: Option<Letters>, m: &Move) -> String {
-    let t = pos.move_text(m);
-    match (letters, m.dropped()) {
-        (Some(l), Some(k)) => {
-            let id = &pos.variant().piece(k).id;
-            match l.letter(id) {
-                Some(letter) => t.replacen(&format!("{id}@"), &format!("{letter}@"), 1),
-                None => t,
-            }
-        }
-        _ => t,
-    }
-}
-
 fn user_move(engine: &mut Engine, st: &mut State, arg: &str, out: &Out) {
     engine.jobs.cancel();
     let mut pos = engine.game().position().clone();
@@ -234,7 +200,7 @@ fn user_move(engine: &mut Engine, st: &mut State, arg: &str, out: &Out) {
         ));
         return;
     }
-    match parse(&mut pos, st.letters, arg) {
+    match parse_move(&mut pos, st.letters, arg) {
         Ok(m) => {
             engine.play(m);
             if let Some(o) = engine.game().outcome() {
