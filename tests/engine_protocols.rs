@@ -264,12 +264,10 @@ fn xboard_multi_leg_moves_igui_and_turn_skips_on_shoko_shogi() {
     e.expect_prefix("feature ");
     e.send("variant shokoshogi");
     e.send("force");
-    let mut n = 10;
-    for mv in ["e7f8,f8g9+", "e7f8,f8e7+", "e7e7", "@@@@"] {
+    for (n, mv) in (10..).zip(["e7f8,f8g9+", "e7f8,f8e7+", "e7e7", "@@@@"]) {
         e.send(&format!("setboard {fen}"));
         e.send(&format!("usermove {mv}"));
         let before = e.sync(n);
-        n += 1;
         assert!(
             !before
                 .iter()

@@ -29,7 +29,7 @@ pub enum PlayerSpec {
     /// A checkpoint searched with MCTS.
     Model(ModelPlayer),
     /// An engine outside koma, refereed by the arena.
-    External(ExternalSpec),
+    External(Box<ExternalSpec>),
 }
 
 /// A checkpoint and the search it plays with.
@@ -111,7 +111,7 @@ impl FromStr for PlayerSpec {
         ] {
             if let Some(rest) = text.strip_prefix(prefix) {
                 return ExternalSpec::parse(protocol, rest)
-                    .map(PlayerSpec::External)
+                    .map(|e| PlayerSpec::External(Box::new(e)))
                     .map_err(fail);
             }
         }

@@ -20,22 +20,23 @@
 
 use koma_rules::{Move, NotationError, Position, Variant};
 
-/// koma piece IDs and their letters, per variant.
+/// koma piece IDs and their letters, per variant, in the order XBoard's piece table and
+/// holdings list them (see [`crate::protocol::xboard`]).
 const TABLES: &[(&str, &[(&str, &str)])] = &[(
     "hand-shogi",
     &[
-        ("K", "K"),
-        ("G", "G"),
-        ("S", "S"),
-        ("N", "N"),
-        ("+N", "+N"),
-        ("L", "L"),
         ("SO", "P"),
+        ("N", "N"),
         ("T", "B"),
         ("SH", "R"),
-        ("PD", "D"),
+        ("S", "S"),
+        ("L", "L"),
         ("O", "O"),
         ("H", "H"),
+        ("G", "G"),
+        ("PD", "D"),
+        ("+N", "+N"),
+        ("K", "K"),
     ],
 )];
 

@@ -291,7 +291,14 @@ pub fn describe(v: &Variant, letters: Option<Letters>, out: &Out) {
         expand_counts(&koma_to_letters(hand_field, l))
     };
     let table = piece_to_char(l);
-    let holdings = if v.rules.drops { l.pairs().len() } else { 0 };
+    // XBoard shows each holdable kind on one row beside the board, so it holds at most as
+    // many kinds as the board has ranks: the kinds past that (the last in the table) cannot
+    // be dropped in XBoard.
+    let holdings = if v.rules.drops {
+        (table.len() / 2 - 1).min(g.ranks() as usize)
+    } else {
+        0
+    };
     out.line(format!(
         "setup ({table}) {}x{}+{holdings}_shogi {board}[{hand}] w 0 1",
         g.files(),
@@ -300,7 +307,7 @@ pub fn describe(v: &Variant, letters: Option<Letters>, out: &Out) {
     for (id, letter) in l.pairs() {
         if let Some(k) = v.kind_by_id(id) {
             let betza = &v.piece(k).betza;
-            out.line(format!("piece {}& {betza}", letter.trim_start_matches('+')));
+            out.line(format!("piece {letter}& {betza}"));
         }
     }
 }
@@ -362,19 +369,31 @@ fn expand_counts(s: &str) -> String {
     out
 }
 
-/// XBoard's piece-to-char table: the letters of the first player's pieces, then the second's.
+/// XBoard's piece-to-char table: a letter for each of XBoard's piece types in its own order
+/// (pawn, knight, bishop, rook, then others), the King last, first player's then second's.
+/// Promoted forms are not listed: XBoard's shogi parent gives each piece its `+` form.
 fn piece_to_char(l: Letters) -> String {
-    let first: String = l
-        .pairs()
-        .iter()
-        .map(|(_, s)| {
-            if s.starts_with('+') {
-                '+'
-            } else {
-                s.chars().next().unwrap_or('.')
-            }
-        })
-        .collect();
+    let mut first: Vec<char> = Vec::new();
+    let mut king = None;
+    for prefered in ["P", "N", "B", "R"] {
+        first.push(if l.id(prefered).is_some() {
+            prefered.chars().next().unwrap_or('.')
+        } else {
+            '.'
+        });
+    }
+    for (_, letter) in l.pairs() {
+        if letter.starts_with('+') || ["P", "N", "B", "R"].contains(letter) {
+            continue;
+        }
+        if *letter == "K" {
+            king = Some('K');
+            continue;
+        }
+        first.extend(letter.chars());
+    }
+    first.extend(king);
+    let first: String = first.into_iter().collect();
     format!("{first}{}", first.to_ascii_lowercase())
 }
 
