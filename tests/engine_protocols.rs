@@ -264,7 +264,7 @@ fn xboard_multi_leg_moves_igui_and_turn_skips_on_shoko_shogi() {
     e.expect_prefix("feature ");
     e.send("variant shokoshogi");
     e.send("force");
-    for (n, mv) in (10..).zip(["e7f8,f8g9+", "e7f8,f8e7+", "e7e7", "@@@@"]) {
+    for (n, mv) in (10..).zip(["e7f8,f8g9+", "e7f8,f8e7+", "e7e7", "@@@@", "e7e8="]) {
         e.send(&format!("setboard {fen}"));
         e.send(&format!("usermove {mv}"));
         let before = e.sync(n);

@@ -64,7 +64,32 @@ fn bad_strings_say_what_is_wrong() {
             "names the string: {e}"
         );
     }
-    assert!(parse_err("alpha-beta").contains("expected random, greedy or model:PATH"));
+    let e = parse_err("alpha-beta");
+    assert!(e.contains("expected random, greedy, model:PATH"), "{e}");
+    assert!(e.contains("uci:CMD, usi:CMD or xboard:CMD"), "{e}");
+    // External engines: the command and each setting are checked.
+    for (s, want) in [
+        ("uci:", "the engine's command is missing"),
+        ("usi:  ;go=depth 2", "the engine's command is missing"),
+        ("uci:sf;depth", "setting 'depth' is not KEY=VALUE"),
+        ("xboard:sf;depth=3", "unknown setting 'depth'"),
+        (
+            "uci:sf;searchmoves=maybe",
+            "searchmoves 'maybe' is not 0 or 1",
+        ),
+        (
+            "uci:sf;timeout=-1",
+            "timeout '-1' is not a number of seconds",
+        ),
+        ("uci:sf;option:=1", "unknown setting 'option:'"),
+    ] {
+        let e = parse_err(s);
+        assert!(e.contains(want), "'{s}': {e}");
+    }
+    let p: PlayerSpec = "uci:fairy-stockfish;go=depth 3;option:Threads=1;variant=handshogi"
+        .parse()
+        .unwrap();
+    assert_eq!(p.to_string().parse::<PlayerSpec>().unwrap(), p);
 }
 
 #[test]

@@ -52,11 +52,8 @@ pub fn run(a: PlayArgs) -> anyhow::Result<()> {
     anyhow::ensure!(a.batch >= 1, "--batch must be at least 1");
     anyhow::ensure!(a.threads >= 1, "--threads must be at least 1");
     tch::set_num_threads(a.threads);
-    let source = match (&a.model, &a.run_dir) {
-        (Some(m), _) => ModelSource::Stem(m.clone()),
-        (None, Some(d)) => ModelSource::RunDir(d.clone()),
-        (None, None) => anyhow::bail!("name the model: --model STEM or --run-dir DIR"),
-    };
+    let source = ModelSource::from_options(a.model.as_deref(), a.run_dir.as_deref())
+        .ok_or_else(|| anyhow::anyhow!("name the model: --model STEM or --run-dir DIR"))?;
     let loaded = load_model(&source, a.device)?;
     tracing::info!(
         "{} (step {}) plays {} on {:?}",

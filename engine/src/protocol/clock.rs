@@ -68,6 +68,66 @@ impl Clock {
     }
 }
 
+/// Reads the arguments of a UCI or USI `go` into the clock of the side to move. The protocols
+/// name the first player's clock differently (UCI, after chess: `wtime`/`winc`; USI: `btime`/
+/// `binc`), so `first` is that letter (`'w'` or `'b'`) and `mover_is_first` says whose turn it
+/// is. Returns the clock and what could not be read, one message per word.
+pub fn read_go(
+    words: &[&str],
+    first: char,
+    mover_is_first: bool,
+    overhead: Duration,
+) -> (Clock, Vec<String>) {
+    let mut clock = Clock {
+        overhead,
+        ..Clock::default()
+    };
+    let mut problems = Vec::new();
+    let second = if first == 'w' { 'b' } else { 'w' };
+    let (own, other) = if mover_is_first {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    let (own_time, own_inc) = (format!("{own}time"), format!("{own}inc"));
+    let (other_time, other_inc) = (format!("{other}time"), format!("{other}inc"));
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i];
+        let value = words.get(i + 1).and_then(|v| v.parse::<u64>().ok());
+        let ms = value.map(Duration::from_millis);
+        let takes_value = value.is_some();
+        match word {
+            "infinite" => clock.infinite = true,
+            "ponder" => {}
+            w if w == own_time && takes_value => clock.remaining = ms,
+            w if w == own_inc && takes_value => clock.increment = ms.unwrap_or_default(),
+            w if (w == other_time || w == other_inc) && takes_value => {}
+            "depth" | "mate" if takes_value => {}
+            "byoyomi" if takes_value => clock.byoyomi = ms.unwrap_or_default(),
+            "movestogo" if takes_value => {
+                clock.moves_to_go = value.map(|n| n.min(u32::MAX as u64) as u32)
+            }
+            "movetime" if takes_value => clock.movetime = ms,
+            "nodes" if takes_value => {
+                clock.nodes = value.map(|n| n.clamp(1, u32::MAX as u64) as u32)
+            }
+            "searchmoves" => {
+                problems.push("searchmoves is not supported; searching every move".into());
+                break;
+            }
+            _ => problems.push(format!("go: cannot read '{word}'")),
+        }
+        let known_with_value = takes_value
+            && !matches!(word, "infinite" | "ponder")
+            && !problems
+                .last()
+                .is_some_and(|p| p.ends_with(&format!("'{word}'")));
+        i += if known_with_value { 2 } else { 1 };
+    }
+    (clock, problems)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,6 +178,45 @@ mod tests {
             ..Clock::default()
         };
         assert_eq!(c.limits(64).time, Some(ms(5000)));
+    }
+
+    #[test]
+    fn go_reads_the_movers_clock_in_each_protocols_naming() {
+        let ms = Duration::from_millis;
+        // UCI names the first player's clock w..., USI b...
+        let words = [
+            "wtime", "60000", "btime", "30000", "winc", "1000", "binc", "500",
+        ];
+        let (c, p) = read_go(&words, 'w', true, ms(0));
+        assert!(p.is_empty(), "{p:?}");
+        assert_eq!((c.remaining, c.increment), (Some(ms(60_000)), ms(1000)));
+        let (c, _) = read_go(&words, 'w', false, ms(0));
+        assert_eq!((c.remaining, c.increment), (Some(ms(30_000)), ms(500)));
+        let (c, _) = read_go(&words, 'b', true, ms(0));
+        assert_eq!((c.remaining, c.increment), (Some(ms(30_000)), ms(500)));
+        let (c, p) = read_go(
+            &[
+                "byoyomi", "3000", "nodes", "50", "movetime", "9", "depth", "4", "x",
+            ],
+            'b',
+            true,
+            ms(0),
+        );
+        assert_eq!(c.byoyomi, ms(3000));
+        assert_eq!(c.nodes, Some(50));
+        assert_eq!(c.movetime, Some(ms(9)));
+        assert_eq!(p, vec!["go: cannot read 'x'".to_owned()]);
+        let (c, p) = read_go(&["infinite", "searchmoves", "e3e4"], 'w', true, ms(0));
+        assert!(c.infinite);
+        assert_eq!(p.len(), 1);
+        let (_, p) = read_go(&["wtime", "soon"], 'w', true, ms(0));
+        assert_eq!(
+            p,
+            vec![
+                "go: cannot read 'wtime'".to_owned(),
+                "go: cannot read 'soon'".to_owned()
+            ]
+        );
     }
 
     #[test]

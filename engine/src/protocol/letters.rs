@@ -133,7 +133,15 @@ pub fn parse_move(
         }
         _ => text.to_owned(),
     };
-    pos.parse_move(&text).map_err(|e| match e {
+    // XBoard relays a move into the zone sent without a suffix as `=`: where no promotion was
+    // open there is nothing to decline, and the move is the same.
+    let result = match pos.parse_move(&text) {
+        Err(NotationError::Illegal { .. }) if text.ends_with('=') => {
+            pos.parse_move(&text[..text.len() - 1])
+        }
+        r => r,
+    };
+    result.map_err(|e| match e {
         NotationError::Malformed { reason, .. } => reason,
         NotationError::Illegal { .. } => "not legal in this position".into(),
     })

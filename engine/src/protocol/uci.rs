@@ -3,7 +3,7 @@
 //! drops are also read by the variant's one-letter names, `P@e5`),
 //! positions as `position startpos|fen <position text> [moves ...]`.
 
-use crate::protocol::clock::Clock;
+use crate::protocol::clock::read_go;
 use crate::protocol::job::Callbacks;
 use crate::protocol::letters::{parse_move, Letters};
 use crate::protocol::out::Out;
@@ -126,62 +126,12 @@ fn position(engine: &mut Engine, rest: &[&str], out: &Out) {
     }
 }
 
-/// Reads `go` arguments into a clock for the side to move.
+/// Starts a search with the budget of the `go` arguments.
 fn go(engine: &mut Engine, rest: &[&str], out: &Out) {
-    let white = engine.game().position().side_to_move() == koma_rules::Color::White;
-    let mut clock = Clock {
-        overhead: engine.config.overhead,
-        ..Clock::default()
-    };
-    let mut i = 0;
-    while i < rest.len() {
-        let value = rest.get(i + 1).and_then(|v| v.parse::<u64>().ok());
-        let ms = value.map(Duration::from_millis);
-        let used = match (rest[i], value) {
-            ("infinite", _) => {
-                clock.infinite = true;
-                1
-            }
-            ("ponder", _) => 1,
-            ("wtime", Some(_)) if white => {
-                clock.remaining = ms;
-                2
-            }
-            ("btime", Some(_)) if !white => {
-                clock.remaining = ms;
-                2
-            }
-            ("winc", Some(_)) if white => {
-                clock.increment = ms.unwrap_or_default();
-                2
-            }
-            ("binc", Some(_)) if !white => {
-                clock.increment = ms.unwrap_or_default();
-                2
-            }
-            ("wtime" | "btime" | "winc" | "binc" | "depth" | "mate", Some(_)) => 2,
-            ("movestogo", Some(n)) => {
-                clock.moves_to_go = Some(n as u32);
-                2
-            }
-            ("movetime", Some(_)) => {
-                clock.movetime = ms;
-                2
-            }
-            ("nodes", Some(n)) => {
-                clock.nodes = Some(n.clamp(1, u32::MAX as u64) as u32);
-                2
-            }
-            ("searchmoves", _) => {
-                out.line("info string searchmoves is not supported; searching every move");
-                rest.len() - i
-            }
-            (word, _) => {
-                out.line(format!("info string error go: cannot read '{word}'"));
-                1
-            }
-        };
-        i += used;
+    let first = engine.game().position().side_to_move() == koma_rules::Color::Black;
+    let (clock, problems) = read_go(rest, 'w', first, engine.config.overhead);
+    for p in problems {
+        out.line(format!("info string error {p}"));
     }
     let pos = engine.game().position().clone();
     let info_out = out.clone();

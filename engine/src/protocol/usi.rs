@@ -5,7 +5,7 @@
 //! drops as `P*5e`, and knows pieces by one letter: [`crate::protocol::letters`] has the
 //! table of Hand Shogi.
 
-use crate::protocol::clock::Clock;
+use crate::protocol::clock::read_go;
 use crate::protocol::job::Callbacks;
 use crate::protocol::letters::Letters;
 use crate::protocol::out::Out;
@@ -241,56 +241,10 @@ fn position(engine: &mut Engine, sfen: &Sfen, rest: &[&str], out: &Out) {
 }
 
 fn go(engine: &mut Engine, sfen: Sfen, rest: &[&str], out: &Out) {
-    let black = engine.game().position().side_to_move() == Color::Black;
-    let mut clock = Clock {
-        overhead: engine.config.overhead,
-        ..Clock::default()
-    };
-    let mut i = 0;
-    while i < rest.len() {
-        let value = rest.get(i + 1).and_then(|v| v.parse::<u64>().ok());
-        let ms = value.map(Duration::from_millis);
-        let used = match (rest[i], value) {
-            ("infinite", _) => {
-                clock.infinite = true;
-                1
-            }
-            ("ponder", _) => 1,
-            ("btime", Some(_)) if black => {
-                clock.remaining = ms;
-                2
-            }
-            ("wtime", Some(_)) if !black => {
-                clock.remaining = ms;
-                2
-            }
-            ("binc", Some(_)) if black => {
-                clock.increment = ms.unwrap_or_default();
-                2
-            }
-            ("winc", Some(_)) if !black => {
-                clock.increment = ms.unwrap_or_default();
-                2
-            }
-            ("btime" | "wtime" | "binc" | "winc" | "depth", Some(_)) => 2,
-            ("byoyomi", Some(_)) => {
-                clock.byoyomi = ms.unwrap_or_default();
-                2
-            }
-            ("movetime", Some(_)) => {
-                clock.movetime = ms;
-                2
-            }
-            ("nodes", Some(n)) => {
-                clock.nodes = Some(n.clamp(1, u32::MAX as u64) as u32);
-                2
-            }
-            (word, _) => {
-                out.line(format!("info string error go: cannot read '{word}'"));
-                1
-            }
-        };
-        i += used;
+    let first = engine.game().position().side_to_move() == Color::Black;
+    let (clock, problems) = read_go(rest, 'b', first, engine.config.overhead);
+    for p in problems {
+        out.line(format!("info string error {p}"));
     }
     let pos = engine.game().position().clone();
     let info_out = out.clone();

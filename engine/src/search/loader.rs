@@ -22,6 +22,18 @@ pub enum ModelSource {
     RunDir(PathBuf),
 }
 
+impl ModelSource {
+    /// The source named by a front end's `--model` / `--run-dir` options (the checkpoint when
+    /// both are given; `None` when neither is).
+    pub fn from_options(model: Option<&Path>, run_dir: Option<&Path>) -> Option<ModelSource> {
+        match (model, run_dir) {
+            (Some(m), _) => Some(ModelSource::Stem(m.to_path_buf())),
+            (None, Some(d)) => Some(ModelSource::RunDir(d.to_path_buf())),
+            (None, None) => None,
+        }
+    }
+}
+
 /// A model ready to search with.
 #[derive(Debug)]
 pub struct LoadedModel {
