@@ -294,8 +294,13 @@ pub fn describe(v: &Variant, letters: Option<Letters>, out: &Out) {
     // XBoard shows each holdable kind on one row beside the board, so it holds at most as
     // many kinds as the board has ranks: the kinds past that (the last in the table) cannot
     // be dropped in XBoard.
+    let kinds = l
+        .pairs()
+        .iter()
+        .filter(|(_, s)| !s.starts_with('+') && *s != "K")
+        .count();
     let holdings = if v.rules.drops {
-        (table.len() / 2 - 1).min(g.ranks() as usize)
+        kinds.min(g.ranks() as usize)
     } else {
         0
     };
@@ -369,30 +374,48 @@ fn expand_counts(s: &str) -> String {
     out
 }
 
+/// Piece types per side in XBoard 4.9's table: 22 base types, the promoted form of each 22
+/// places further on, and the King last.
+const XBOARD_TYPES: usize = 44;
+/// Distance from a base type to its promoted form in XBoard's table.
+const XBOARD_PROMOTED: usize = 22;
+
 /// XBoard's piece-to-char table: a letter for each of XBoard's piece types in its own order
-/// (pawn, knight, bishop, rook, then others), the King last, first player's then second's.
-/// Promoted forms are not listed: XBoard's shogi parent gives each piece its `+` form.
+/// (pawn, knight, bishop, rook first, then others), `+` at the promoted form of each piece that
+/// promotes (so XBoard demotes a captured `+N` to a knight in hand), `.` for unused types, the
+/// King last; the first player's then the second's.
 fn piece_to_char(l: Letters) -> String {
-    let mut first: Vec<char> = Vec::new();
-    let mut king = None;
-    for prefered in ["P", "N", "B", "R"] {
-        first.push(if l.id(prefered).is_some() {
-            prefered.chars().next().unwrap_or('.')
-        } else {
-            '.'
-        });
+    let mut first = vec!['.'; XBOARD_TYPES];
+    let mut next = 4;
+    for (_, letter) in l.pairs() {
+        let Some(c) = letter.trim_start_matches('+').chars().next() else {
+            continue;
+        };
+        if letter.starts_with('+') || c == 'K' {
+            continue;
+        }
+        let slot = match c {
+            'P' => 0,
+            'N' => 1,
+            'B' => 2,
+            'R' => 3,
+            _ => {
+                next += 1;
+                next - 1
+            }
+        };
+        if slot < XBOARD_PROMOTED {
+            first[slot] = c;
+        }
     }
     for (_, letter) in l.pairs() {
-        if letter.starts_with('+') || ["P", "N", "B", "R"].contains(letter) {
-            continue;
+        if let Some(base) = letter.strip_prefix('+') {
+            if let Some(slot) = first.iter().position(|&c| base.starts_with(c)) {
+                first[slot + XBOARD_PROMOTED] = '+';
+            }
         }
-        if *letter == "K" {
-            king = Some('K');
-            continue;
-        }
-        first.extend(letter.chars());
     }
-    first.extend(king);
+    first[XBOARD_TYPES - 1] = 'K';
     let first: String = first.into_iter().collect();
     format!("{first}{}", first.to_ascii_lowercase())
 }
