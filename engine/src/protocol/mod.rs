@@ -20,7 +20,8 @@ pub mod usi;
 pub mod xboard;
 
 use crate::search::Progress;
-use koma_rules::{Move, Position};
+use job::Callbacks;
+use koma_rules::{Color, Move, Position};
 use out::Out;
 use session::Engine;
 use std::io::BufRead;
@@ -97,4 +98,39 @@ pub fn info_line(
         }
     }
     line
+}
+
+/// Starts a UCI or USI search: the `go` arguments read with the protocol's naming of the first
+/// player's clock (`first`: `'w'` in UCI, `'b'` in USI), `info` lines while it runs, `bestmove`
+/// at the end (`no_move` when the position has none), moves written by `text`.
+pub fn go_with_info(
+    engine: &mut Engine,
+    words: &[&str],
+    out: &Out,
+    first: char,
+    text: impl Fn(&Position, &Move) -> String + Send + Clone + 'static,
+    no_move: &'static str,
+) {
+    let pos = engine.game().position().clone();
+    let mover_is_first = pos.side_to_move() == Color::Black;
+    let (clock, problems) = clock::read_go(words, first, mover_is_first, engine.config.overhead);
+    for p in problems {
+        out.line(format!("info string error {p}"));
+    }
+    let (info_out, info_pos, info_text) = (out.clone(), pos.clone(), text.clone());
+    let done_out = out.clone();
+    engine.go(
+        &clock,
+        Callbacks {
+            progress: Box::new(move |p| info_out.line(info_line(p, &info_pos, &info_text))),
+            // The GUI sends the engine's move back with the next `position`.
+            done: Box::new(move |r| match r {
+                Ok(t) => {
+                    done_out.line(info_line(&t.progress(), &pos, &text));
+                    done_out.line(format!("bestmove {}", text(&pos, &t.best)));
+                }
+                Err(_) => done_out.line(format!("bestmove {no_move}")),
+            }),
+        },
+    );
 }

@@ -3,12 +3,10 @@
 //! drops are also read by the variant's one-letter names, `P@e5`),
 //! positions as `position startpos|fen <position text> [moves ...]`.
 
-use crate::protocol::clock::read_go;
-use crate::protocol::job::Callbacks;
 use crate::protocol::letters::{parse_move, Letters};
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
-use crate::protocol::{info_line, parse_moves};
+use crate::protocol::{go_with_info, parse_moves};
 use koma_rules::Position;
 use std::time::Duration;
 
@@ -40,7 +38,7 @@ pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &O
                 engine.set_position(Position::start(&engine.variant));
             }
             "position" => position(engine, &rest, out),
-            "go" => go(engine, &rest, out),
+            "go" => go_with_info(engine, &rest, out, 'w', |p, m| p.move_text(m), "(none)"),
             "stop" => engine.jobs.stop(),
             "ponderhit" => {}
             "d" => out.line(format!(
@@ -124,33 +122,4 @@ fn position(engine: &mut Engine, rest: &[&str], out: &Out) {
         }
         Err(e) => out.line(format!("info string error {e}")),
     }
-}
-
-/// Starts a search with the budget of the `go` arguments.
-fn go(engine: &mut Engine, rest: &[&str], out: &Out) {
-    let first = engine.game().position().side_to_move() == koma_rules::Color::Black;
-    let (clock, problems) = read_go(rest, 'w', first, engine.config.overhead);
-    for p in problems {
-        out.line(format!("info string error {p}"));
-    }
-    let pos = engine.game().position().clone();
-    let info_out = out.clone();
-    let info_pos = pos.clone();
-    let done_out = out.clone();
-    engine.go(
-        &clock,
-        Callbacks {
-            progress: Box::new(move |p| {
-                info_out.line(info_line(p, &info_pos, |q, m| q.move_text(m)));
-            }),
-            // The GUI sends the engine's move back with the next `position`.
-            done: Box::new(move |r| match r {
-                Ok(t) => {
-                    done_out.line(info_line(&t.progress(), &pos, |q, m| q.move_text(m)));
-                    done_out.line(format!("bestmove {}", pos.move_text(&t.best)));
-                }
-                Err(_) => done_out.line("bestmove (none)"),
-            }),
-        },
-    );
 }

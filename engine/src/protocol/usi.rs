@@ -5,13 +5,11 @@
 //! drops as `P*5e`, and knows pieces by one letter: [`crate::protocol::letters`] has the
 //! table of Hand Shogi.
 
-use crate::protocol::clock::read_go;
-use crate::protocol::job::Callbacks;
 use crate::protocol::letters::Letters;
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
-use crate::protocol::{info_line, parse_moves};
-use koma_rules::{Color, Geometry, Move, Position, Promotion, Square, Variant};
+use crate::protocol::{go_with_info, parse_moves};
+use koma_rules::{Geometry, Move, Position, Promotion, Square, Variant};
 use std::time::Duration;
 
 /// The USI side of a variant: its letters and square names.
@@ -201,7 +199,14 @@ pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &O
                 engine.set_position(Position::start(&engine.variant));
             }
             "position" => position(engine, &sfen, &rest, out),
-            "go" => go(engine, sfen, &rest, out),
+            "go" => go_with_info(
+                engine,
+                &rest,
+                out,
+                'b',
+                move |p, m| sfen.move_text(p, m),
+                "resign",
+            ),
             "stop" => engine.jobs.stop(),
             "ponderhit" | "gameover" => {}
             "quit" => break,
@@ -238,31 +243,4 @@ fn position(engine: &mut Engine, sfen: &Sfen, rest: &[&str], out: &Out) {
         }
         Err(e) => out.line(format!("info string error {e}")),
     }
-}
-
-fn go(engine: &mut Engine, sfen: Sfen, rest: &[&str], out: &Out) {
-    let first = engine.game().position().side_to_move() == Color::Black;
-    let (clock, problems) = read_go(rest, 'b', first, engine.config.overhead);
-    for p in problems {
-        out.line(format!("info string error {p}"));
-    }
-    let pos = engine.game().position().clone();
-    let info_out = out.clone();
-    let info_pos = pos.clone();
-    let done_out = out.clone();
-    engine.go(
-        &clock,
-        Callbacks {
-            progress: Box::new(move |p| {
-                info_out.line(info_line(p, &info_pos, |q, m| sfen.move_text(q, m)));
-            }),
-            done: Box::new(move |r| match r {
-                Ok(t) => {
-                    done_out.line(info_line(&t.progress(), &pos, |q, m| sfen.move_text(q, m)));
-                    done_out.line(format!("bestmove {}", sfen.move_text(&pos, &t.best)));
-                }
-                Err(_) => done_out.line("bestmove resign"),
-            }),
-        },
-    );
 }
