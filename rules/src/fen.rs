@@ -83,10 +83,16 @@ fn read_piece(v: &Variant, s: &str) -> Result<(PieceKind, Color, usize), String>
 /// A piece as the position text writes it: `+` for a promoted form, one letter bare, several
 /// in parentheses, lowercase for White.
 pub(crate) fn piece_token(v: &Variant, kind: PieceKind, color: Color) -> String {
-    let id = &v.piece(kind).id;
+    id_token(&v.piece(kind).id, color)
+}
+
+/// A piece ID (`+` first for a promoted form) as the position text writes it for `color`:
+/// one letter bare, several in parentheses, lowercase for White. Front ends that name pieces
+/// their own way (one-letter protocol names) turn them back into position text with it.
+pub fn id_token(id: &str, color: Color) -> String {
     let (plus, body) = match id.strip_prefix('+') {
         Some(b) => ("+", b),
-        None => ("", id.as_str()),
+        None => ("", id),
     };
     let body = match color {
         Color::Black => body.to_owned(),

@@ -311,11 +311,6 @@ impl Session {
         }
     }
 
-    /// The model's path as shown on the page.
-    pub fn model_info(&self) -> &ModelInfo {
-        &self.info
-    }
-
     /// The moves played so far (for tests).
     pub fn moves(&self) -> Vec<Move> {
         self.lock().game.moves().to_vec()

@@ -36,13 +36,6 @@ impl Jobs {
         }
     }
 
-    /// Whether a search is under way (it may have just finished).
-    pub fn busy(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
-    }
-
     /// Starts searching `start` + `moves` (after ending any search under way by cancelling it).
     pub fn start(&mut self, start: Position, moves: Vec<Move>, limits: Limits, cb: Callbacks) {
         self.cancel();
@@ -88,13 +81,6 @@ impl Jobs {
         if let Some(r) = self.running.take() {
             r.cancel.store(true, Ordering::SeqCst);
             r.stop.store(true, Ordering::SeqCst);
-            let _ = r.handle.join();
-        }
-    }
-
-    /// Waits for the search under way to end by itself.
-    pub fn wait(&mut self) {
-        if let Some(r) = self.running.take() {
             let _ = r.handle.join();
         }
     }

@@ -18,7 +18,8 @@
 //! | O | O | Onager |
 //! | H | H | Hasty |
 
-use koma_rules::{Move, NotationError, Position, Variant};
+use koma_rules::fen::id_token;
+use koma_rules::{Color, Move, NotationError, Position, Variant};
 
 /// koma piece IDs and their letters, per variant, in the order XBoard's piece table and
 /// holdings list them (see [`crate::protocol::xboard`]).
@@ -88,21 +89,12 @@ impl Letters {
                     let id = self
                         .id(&key)
                         .ok_or_else(|| format!("'{key}' is not a piece letter here"))?;
-                    let (plus, body) = match id.strip_prefix('+') {
-                        Some(b) => ("+", b),
-                        None => ("", id),
-                    };
-                    let body = if l.is_ascii_lowercase() {
-                        body.to_ascii_lowercase()
+                    let color = if l.is_ascii_lowercase() {
+                        Color::White
                     } else {
-                        body.to_owned()
+                        Color::Black
                     };
-                    out.push_str(plus);
-                    if body.len() == 1 {
-                        out.push_str(&body);
-                    } else {
-                        out.push_str(&format!("({body})"));
-                    }
+                    out.push_str(&id_token(id, color));
                     promoted = false;
                 }
                 other => return Err(format!("unexpected '{other}' in '{field}'")),

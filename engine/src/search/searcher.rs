@@ -96,16 +96,6 @@ impl<E: Evaluator> Searcher<E> {
         }
     }
 
-    /// The evaluator.
-    pub fn evaluator(&self) -> &Arc<E> {
-        &self.eval
-    }
-
-    /// The options.
-    pub fn options(&self) -> &SearcherOptions {
-        &self.opts
-    }
-
     /// Forgets the tree (a new game).
     pub fn clear(&mut self) {
         self.tree.clear();
