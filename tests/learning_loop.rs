@@ -33,6 +33,8 @@ fn options(dir: &Path, variant: &str, minutes: f64) -> RunOptions {
         max_games: None,
         stop: Arc::new(AtomicBool::new(false)),
         worker_prefix: "test".into(),
+        store: koma_selfplay::StoreUrl::File(dir.join("store")),
+        store_options: Default::default(),
     }
 }
 

@@ -35,6 +35,20 @@ pub enum StoreError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A store URL or its settings cannot be used.
+    #[error("store '{url}': {reason}")]
+    BadUrl {
+        /// The URL as given.
+        url: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Two processes write under the same worker id.
+    #[error("chunk {key}: the store holds different games under this key; another process uses the same worker id (give each worker its own --worker-id)")]
+    WorkerIdClash {
+        /// The key.
+        key: String,
+    },
     /// A game record does not replay under the variant's rules.
     #[error("game record: {0}")]
     BadRecord(String),

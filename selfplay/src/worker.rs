@@ -1,17 +1,23 @@
 //! A self-play worker: many games at once, one leaf per game per round, all leaves evaluated in
-//! one batch, finished games written to the store in chunks.
+//! one batch, finished games journalled in the worker's spool and sealed into chunks that the
+//! uploader sends to the store.
 
-use crate::chunk;
+use crate::backoff;
+use crate::chunk_name::ChunkName;
 use crate::config::SelfplayConfig;
 use crate::error::StoreError;
 use crate::inference::Client;
 use crate::record::{sorted_legal, GameRecord, GameResult, SearchRecord};
+use crate::spool::Spool;
 use crate::stats::Stats;
 use crate::store::Store;
+use crate::uploader::Upload;
+use crossbeam::channel::Sender;
 use koma_mcts::{Evaluator, Gathered, Tree};
 use koma_rules::{Color, Position, Variant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -23,8 +29,12 @@ pub struct Worker {
     pub variant: Arc<Variant>,
     /// Connection to the evaluator.
     pub client: Client,
-    /// Where chunks go.
+    /// The store (asked once, for where a new spool's numbering continues).
     pub store: Arc<Store>,
+    /// Root of the spools on local disk (the worker's own is `<spool>/<id>`).
+    pub spool: PathBuf,
+    /// Where sealed chunks go for upload.
+    pub uploads: Sender<Upload>,
     /// Settings.
     pub cfg: SelfplayConfig,
     /// Set to stop after writing the finished games.
@@ -64,31 +74,43 @@ impl Worker {
         }
     }
 
-    /// The next free chunk sequence number of this worker (continuing after a restart).
+    /// The next free chunk sequence number of this worker id in the store.
     fn next_sequence(&self) -> Result<u64, StoreError> {
         let prefix = format!("games/{}/", self.id);
         Ok(self
             .store
             .list(&prefix)?
             .iter()
-            .filter_map(|k| {
-                k.strip_prefix(&prefix)?
-                    .strip_suffix(".chunk")?
-                    .parse::<u64>()
-                    .ok()
-            })
+            .filter_map(|k| ChunkName::parse_key(k))
+            .map(|c| c.seq)
             .max()
             .map_or(0, |m| m + 1))
+    }
+
+    fn send(&self, path: PathBuf) {
+        // The uploader outlives the workers; if it is gone, the chunk waits in the spool.
+        let _ = self.uploads.send(Upload {
+            worker: self.id.clone(),
+            path,
+        });
     }
 
     /// Runs until stopped (or `max_games`), writing chunks as games finish.
     pub fn run(self) -> Result<(), StoreError> {
         let mut rng = StdRng::seed_from_u64(self.seed);
-        let mut seq = self.next_sequence()?;
+        let what = format!("worker {}: reading its chunk numbers", self.id);
+        let opened = Spool::open(&self.spool, &self.id, || {
+            backoff::retry(&what, &self.stop, || self.next_sequence())
+        })?;
+        let Some((mut spool, waiting)) = opened else {
+            return Ok(());
+        };
+        for p in waiting {
+            self.send(p);
+        }
         let mut games: Vec<Game> = (0..self.cfg.games_per_worker.max(1))
             .map(|_| self.new_game(&mut rng))
             .collect();
-        let mut finished: Vec<GameRecord> = Vec::new();
         let mut done = 0u64;
         let mut tickets = Vec::new();
         let mut requests = Vec::new();
@@ -141,33 +163,21 @@ impl Worker {
                         if record.resigned {
                             Stats::add(&self.stats.resignations, 1);
                         }
-                        finished.push(record);
+                        spool.append(&record)?;
                         done += 1;
                         *g = self.new_game(&mut rng);
                     }
                 }
             }
-            if finished.len() >= self.cfg.games_per_chunk.max(1) {
-                self.write_chunk(&mut seq, &mut finished)?;
+            if spool.len() >= self.cfg.games_per_chunk.max(1) {
+                if let Some(p) = spool.seal()? {
+                    self.send(p);
+                }
             }
         }
-        if !finished.is_empty() {
-            self.write_chunk(&mut seq, &mut finished)?;
+        if let Some(p) = spool.seal()? {
+            self.send(p);
         }
-        Ok(())
-    }
-
-    fn write_chunk(&self, seq: &mut u64, games: &mut Vec<GameRecord>) -> Result<(), StoreError> {
-        let bytes = chunk::encode(games);
-        loop {
-            let key = format!("games/{}/{:010}.chunk", self.id, *seq);
-            *seq += 1;
-            if self.store.put_new(&key, bytes.clone())? {
-                break;
-            }
-        }
-        Stats::add(&self.stats.chunks, 1);
-        games.clear();
         Ok(())
     }
 

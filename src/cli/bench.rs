@@ -6,13 +6,15 @@
 //!   batching evaluator), and its ratio to the raw network figure;
 //! - search: MCTS simulations per second on one core with the uniform evaluator, against the
 //!   rate of legal-move generation on the same positions;
-//! - memory: resident memory of a self-play run sampled over time.
+//! - memory: resident memory of a self-play run sampled over time;
+//! - store (`--store-only`): chunk uploads and model downloads against a local directory.
 
+use super::store_args::StoreArgs;
 use clap::Args;
 use koma_mcts::{search, SearchConfig, Tree, UniformEvaluator};
 use koma_model::{Model, Request};
 use koma_rules::{load_variant, Position};
-use koma_selfplay::{InferenceServer, Stats, Store, Worker};
+use koma_selfplay::{InferenceServer, Stats, Store, Uploader, Worker};
 use koma_trainer::RunConfig;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -35,6 +37,12 @@ pub struct BenchArgs {
     /// Only the search benchmark (no libtorch work).
     #[arg(long)]
     pub search_only: bool,
+    /// Only the store benchmark, on the store given by --store (chunk uploads and a 20 MB
+    /// model download, each against a local-directory store measured in the same run).
+    #[arg(long)]
+    pub store_only: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 /// Positions reached by random play, for realistic inputs.
@@ -155,6 +163,8 @@ fn run_selfplay(
         Duration::from_secs(3600),
     );
     let store = Arc::new(Store::memory());
+    let spool = std::env::temp_dir().join(format!("koma-bench-spool-{}", std::process::id()));
+    let uploader = Uploader::start(store.clone(), stats.clone(), Duration::from_secs(5));
     let stop = Arc::new(AtomicBool::new(false));
     let workers: Vec<_> = (0..cfg.selfplay.workers.max(1))
         .map(|i| {
@@ -163,6 +173,8 @@ fn run_selfplay(
                 variant: v.clone(),
                 client: server.client(),
                 store: store.clone(),
+                spool: spool.clone(),
+                uploads: uploader.sender(),
                 cfg: cfg.selfplay.clone(),
                 stop: stop.clone(),
                 stats: stats.clone(),
@@ -198,11 +210,19 @@ fn run_selfplay(
         let _ = w.join();
     }
     server.shutdown();
+    uploader.finish();
+    let _ = std::fs::remove_dir_all(&spool);
     (rate, rss)
 }
 
 /// Runs the benchmarks and prints one summary line each.
 pub fn run(a: BenchArgs) -> anyhow::Result<()> {
+    if a.store_only {
+        let url = a
+            .store
+            .url(&std::env::temp_dir().join("koma-bench-store"))?;
+        return super::bench_store::run(&url, &a.store.options(), a.seconds);
+    }
     let v = load_variant(&a.variant)?;
     bench_search(&v, a.seconds);
     if a.search_only {

@@ -3,11 +3,14 @@
 mod analyse;
 mod arena;
 mod bench;
+mod bench_store;
 mod moves;
 mod new_model;
 mod perft;
 mod play;
 mod position_args;
+mod status;
+mod store_args;
 mod train;
 
 use clap::{Parser, Subcommand};
@@ -32,10 +35,12 @@ pub enum Command {
     Moves(moves::MovesArgs),
     /// Self-play and training together: turns compute into a stronger player.
     Train(train::LoopArgs),
-    /// Self-play workers only, on a run directory's store, following its published models.
+    /// Self-play workers only, on a run's store (local or S3), following its published models.
     Selfplay(train::LoopArgs),
-    /// The trainer only, on a run directory's store.
+    /// The trainer only, on a run's store (local or S3).
     Trainer(train::LoopArgs),
+    /// A run's store at a glance: workers and their rates, newest model, trainer progress.
+    Status(status::StatusArgs),
     /// Play a match between two players (paired openings) and report results and Elo.
     Arena(arena::ArenaArgs),
     /// Play a trained model in the browser (any variant, any board size).
@@ -79,6 +84,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::NewModel(a) => new_model::run(a),
         Command::Selfplay(a) => train::selfplay(a),
         Command::Trainer(a) => train::trainer(a),
+        Command::Status(a) => status::run(a),
         Command::Info => {
             println!(
                 "variants: {}",

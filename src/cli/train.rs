@@ -1,5 +1,6 @@
 //! `koma train`, `koma selfplay` and `koma trainer`.
 
+use super::store_args::StoreArgs;
 use anyhow::Context;
 use clap::Args;
 use koma_rules::load_variant;
@@ -30,14 +31,36 @@ pub struct LoopArgs {
     /// Stop each self-play worker after this many games.
     #[arg(long)]
     pub games: Option<u64>,
-    /// Name of this process's self-play workers in the store (stable across restarts).
-    #[arg(long, default_value = "local")]
-    pub worker_id: String,
+    /// Name of this process's self-play workers in the store, unique per process and stable
+    /// across restarts (default: `local` for `koma train`, the host name for `koma selfplay`).
+    #[arg(long)]
+    pub worker_id: Option<String>,
+    /// Remove chunks from the store once they leave the replay window.
+    #[arg(long)]
+    pub delete_old_chunks: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
-fn options(a: &LoopArgs) -> anyhow::Result<RunOptions> {
+fn options(a: &LoopArgs, default_worker: &str) -> anyhow::Result<RunOptions> {
     let variant = load_variant(&a.variant)?;
-    let config = match &a.config {
+    let worker_prefix = a.worker_id.clone().unwrap_or_else(|| {
+        default_worker
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect()
+    });
+    anyhow::ensure!(
+        koma_selfplay::valid_worker_id(&worker_prefix),
+        "--worker-id '{worker_prefix}': use 1 to 64 letters, digits, '-', '_' or '.'"
+    );
+    let mut config = match &a.config {
         Some(p) => {
             let text = std::fs::read_to_string(p).with_context(|| p.display().to_string())?;
             RunConfig::parse(&text, &p.display().to_string())?
@@ -59,6 +82,7 @@ fn options(a: &LoopArgs) -> anyhow::Result<RunOptions> {
                 })?
         }
     };
+    config.trainer.delete_old_chunks |= a.delete_old_chunks;
     anyhow::ensure!(
         load_variant(&config.variant)?.id == variant.id,
         "the configuration is for '{}', not '{}'",
@@ -70,6 +94,7 @@ fn options(a: &LoopArgs) -> anyhow::Result<RunOptions> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("runs").join(&variant.id));
     std::fs::create_dir_all(&run_dir).with_context(|| run_dir.display().to_string())?;
+    let store = a.store.url(&run_dir)?;
     let stop = Arc::new(AtomicBool::new(false));
     let s = stop.clone();
     ctrlc::set_handler(move || {
@@ -87,21 +112,23 @@ fn options(a: &LoopArgs) -> anyhow::Result<RunOptions> {
         max_steps: a.steps,
         max_games: a.games,
         stop,
-        worker_prefix: a.worker_id.clone(),
+        worker_prefix,
+        store,
+        store_options: a.store.options(),
     })
 }
 
 /// Self-play and training in one process.
 pub fn train(a: LoopArgs) -> anyhow::Result<()> {
-    session::train(&options(&a)?)
+    session::train(&options(&a, "local")?)
 }
 
 /// Self-play only.
 pub fn selfplay(a: LoopArgs) -> anyhow::Result<()> {
-    session::selfplay(&options(&a)?)
+    session::selfplay(&options(&a, &koma_trainer::status::host_name())?)
 }
 
 /// Training only.
 pub fn trainer(a: LoopArgs) -> anyhow::Result<()> {
-    session::trainer(&options(&a)?)
+    session::trainer(&options(&a, "local")?)
 }

@@ -39,6 +39,9 @@ pub struct TrainerConfig {
     pub publish_every: u64,
     /// Save a full checkpoint every this many steps.
     pub checkpoint_every: u64,
+    /// Remove chunks from the store once they have left the replay window (each worker's
+    /// newest chunk is kept: workers continue their numbering from it).
+    pub delete_old_chunks: bool,
 }
 
 impl Default for TrainerConfig {
@@ -58,6 +61,7 @@ impl Default for TrainerConfig {
             target_ratio: 4.0,
             publish_every: 100,
             checkpoint_every: 100,
+            delete_old_chunks: false,
         }
     }
 }

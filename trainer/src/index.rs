@@ -9,6 +9,8 @@ use std::path::Path;
 const CHUNKS: TableDefinition<&str, (u64, u64, u64)> = TableDefinition::new("chunks");
 /// ingest order -> chunk key.
 const ORDER: TableDefinition<u64, &str> = TableDefinition::new("order");
+/// chunk keys removed from the store after they left the window.
+const DELETED: TableDefinition<&str, ()> = TableDefinition::new("deleted");
 
 /// The index database.
 pub struct IngestIndex {
@@ -34,6 +36,7 @@ impl IngestIndex {
         let w = db.begin_write().map_err(|e| err(&e))?;
         w.open_table(CHUNKS).map_err(|e| err(&e))?;
         w.open_table(ORDER).map_err(|e| err(&e))?;
+        w.open_table(DELETED).map_err(|e| err(&e))?;
         w.commit().map_err(|e| err(&e))?;
         Ok(IngestIndex { db })
     }
@@ -105,6 +108,23 @@ impl IngestIndex {
             out.push((key, positions));
         }
         Ok(out)
+    }
+
+    /// Records that a chunk was removed from the store.
+    pub fn mark_deleted(&self, key: &str) -> Result<(), IndexError> {
+        let w = self.db.begin_write().map_err(Self::err)?;
+        {
+            let mut d = w.open_table(DELETED).map_err(Self::err)?;
+            d.insert(key, ()).map_err(Self::err)?;
+        }
+        w.commit().map_err(Self::err)
+    }
+
+    /// Whether a chunk was removed from the store.
+    pub fn is_deleted(&self, key: &str) -> Result<bool, IndexError> {
+        let r = self.db.begin_read().map_err(Self::err)?;
+        let t = r.open_table(DELETED).map_err(Self::err)?;
+        Ok(t.get(key).map_err(Self::err)?.is_some())
     }
 
     /// Number of chunks ingested.

@@ -12,6 +12,7 @@ pub mod metrics;
 pub mod optimizer;
 pub mod replay;
 pub mod session;
+pub mod status;
 mod trainer;
 
 pub use config::{RunConfig, TrainerConfig};

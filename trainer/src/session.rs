@@ -3,11 +3,16 @@
 
 use crate::config::RunConfig;
 use crate::metrics::Metrics;
+use crate::status;
 use crate::trainer::Trainer;
 use anyhow::Context;
 use koma_model::{DeviceChoice, Model};
 use koma_rules::Variant;
-use koma_selfplay::{publish, InferenceServer, Reloader, Stats, Store, Worker};
+use koma_selfplay::backoff::{sleep_unless, Backoff};
+use koma_selfplay::{
+    publish, InferenceServer, Reloader, Stats, Store, StoreError, StoreOptions, StoreUrl, Uploader,
+    Worker,
+};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -33,6 +38,10 @@ pub struct RunOptions {
     pub stop: Arc<AtomicBool>,
     /// Prefix of this process's worker ids in the store.
     pub worker_prefix: String,
+    /// The store (default: the run directory's `store/`).
+    pub store: StoreUrl,
+    /// Settings of the store's connection.
+    pub store_options: StoreOptions,
 }
 
 /// Parses a device setting: `auto`, `cpu`, `cuda` or `cuda:N`.
@@ -40,11 +49,27 @@ pub fn parse_device(s: &str) -> anyhow::Result<Device> {
     Ok(s.parse::<DeviceChoice>()?.resolve()?)
 }
 
-fn open_store(run_dir: &Path) -> anyhow::Result<Arc<Store>> {
-    Ok(Arc::new(Store::local(&run_dir.join("store"))?))
+fn open_store(opts: &RunOptions) -> anyhow::Result<Arc<Store>> {
+    let store = Store::open(&opts.store, &opts.store_options)?;
+    tracing::info!("store: {}", store.url());
+    Ok(Arc::new(store))
 }
 
-/// Loads the newest published model (waiting for one, unless stopped).
+fn load_published(
+    store: &Store,
+    l: &publish::Latest,
+    cache: &Path,
+    variant: &Arc<Variant>,
+    device: Device,
+) -> Result<Model, StoreError> {
+    let stem = publish::download(store, l, cache)?;
+    Model::load(&stem, variant, None, device).map_err(|e| StoreError::BadModel {
+        key: l.key.clone(),
+        reason: e.to_string(),
+    })
+}
+
+/// Loads the newest published model, waiting for one (and for the store) unless stopped.
 fn newest_model(
     store: &Store,
     cache: &Path,
@@ -52,23 +77,28 @@ fn newest_model(
     opts: &RunOptions,
     device: Device,
 ) -> anyhow::Result<Option<Model>> {
+    let mut wait = Backoff::new(Duration::from_secs(2), Duration::from_secs(30));
     loop {
-        if let Some(l) = publish::latest(store)? {
-            let stem = publish::download(store, &l, cache)?;
-            return Ok(Some(Model::load(&stem, variant, None, device)?));
+        match publish::latest(store) {
+            Ok(Some(l)) => match load_published(store, &l, cache, variant, device) {
+                Ok(m) => {
+                    tracing::info!(step = l.step, "self-play starts with model {}", l.key);
+                    return Ok(Some(m));
+                }
+                Err(e) => tracing::warn!("{e}; waiting for a usable published model"),
+            },
+            Ok(None) => tracing::info!("waiting for a published model in {}", store.url()),
+            Err(e) => tracing::warn!("reading the published model record: {e}"),
         }
-        if opts.stop.load(Ordering::Relaxed) {
+        if !sleep_unless(&opts.stop, wait.fail()) {
             return Ok(None);
         }
-        tracing::info!(
-            "waiting for a published model in {}",
-            opts.run_dir.display()
-        );
-        std::thread::sleep(Duration::from_secs(2));
     }
 }
 
-/// The evaluator's model source: loads each newly published model.
+/// The evaluator's model source: loads each newly published model. A model whose weights do
+/// not match their record, or that does not load, is rejected once and skipped until the
+/// record changes; the workers keep the model they have.
 fn reloader(
     store: Arc<Store>,
     cache: PathBuf,
@@ -76,22 +106,47 @@ fn reloader(
     device: Device,
     mut step: u64,
 ) -> Reloader {
+    let mut rejected: Option<publish::Latest> = None;
+    let mut wait = Backoff::store();
     Box::new(move || {
-        let l = publish::latest(&store).ok()??;
-        if l.step <= step {
+        if !wait.ready() {
             return None;
         }
-        let loaded = publish::download(&store, &l, &cache)
-            .map_err(|e| e.to_string())
-            .and_then(|stem| Model::load(&stem, &variant, None, device).map_err(|e| e.to_string()));
-        match loaded {
+        let l = match publish::latest(&store) {
+            Ok(Some(l)) => l,
+            Ok(None) => return None,
+            Err(e) => {
+                let d = wait.fail();
+                tracing::warn!(
+                    "looking for new models: {e}; self-play goes on with model {step}, next look in {}s",
+                    d.as_secs()
+                );
+                return None;
+            }
+        };
+        if l.step <= step || rejected.as_ref() == Some(&l) {
+            wait.succeed();
+            return None;
+        }
+        match load_published(&store, &l, &cache, &variant, device) {
             Ok(m) => {
+                wait.succeed();
                 step = l.step;
                 tracing::info!(step, "self-play switched to model {}", l.key);
                 Some(m)
             }
+            Err(e @ StoreError::BadModel { .. }) => {
+                tracing::warn!("rejected published model: {e}; self-play keeps model {step}");
+                rejected = Some(l);
+                None
+            }
             Err(e) => {
-                tracing::warn!("could not load published model {}: {e}", l.key);
+                let d = wait.fail();
+                tracing::warn!(
+                    "downloading model {}: {e}; self-play keeps model {step}, next try in {}s",
+                    l.key,
+                    d.as_secs()
+                );
                 None
             }
         }
@@ -101,6 +156,7 @@ fn reloader(
 /// Self-play threads with their evaluator.
 struct SelfplayRig {
     server: InferenceServer,
+    uploader: Uploader,
     workers: Vec<std::thread::JoinHandle<Result<(), koma_selfplay::StoreError>>>,
     stats: Arc<Stats>,
     stop: Arc<AtomicBool>,
@@ -125,6 +181,7 @@ fn start_selfplay(
         Duration::from_secs(3),
     );
     let stop = Arc::new(AtomicBool::new(false));
+    let uploader = Uploader::start(store.clone(), stats.clone(), Duration::from_secs(30));
     let mut workers = Vec::new();
     for i in 0..sp.workers.max(1) {
         let w = Worker {
@@ -132,6 +189,8 @@ fn start_selfplay(
             variant: opts.variant.clone(),
             client: server.client(),
             store: store.clone(),
+            spool: opts.run_dir.join("spool"),
+            uploads: uploader.sender(),
             cfg: sp.clone(),
             stop: stop.clone(),
             stats: stats.clone(),
@@ -146,6 +205,7 @@ fn start_selfplay(
     }
     Ok(Some(SelfplayRig {
         server,
+        uploader,
         workers,
         stats,
         stop,
@@ -159,14 +219,21 @@ impl SelfplayRig {
 
     fn stop(self) -> anyhow::Result<()> {
         self.stop.store(true, Ordering::Relaxed);
+        let mut result = Ok(());
         for w in self.workers {
             match w.join() {
-                Ok(r) => r?,
-                Err(_) => anyhow::bail!("a self-play worker panicked"),
+                Ok(r) => {
+                    if let Err(e) = r {
+                        result = Err(e.into());
+                    }
+                }
+                Err(_) => result = Err(anyhow::anyhow!("a self-play worker panicked")),
             }
         }
         self.server.shutdown();
-        Ok(())
+        // Sealed chunks go to the store before the process ends (or stay in the spool).
+        self.uploader.finish();
+        result
     }
 }
 
@@ -255,7 +322,7 @@ fn eta(deadline: Option<Instant>) -> String {
 pub fn train(opts: &RunOptions) -> anyhow::Result<()> {
     let device = parse_device(&opts.config.device)?;
     tch::set_num_threads(opts.config.threads());
-    let store = open_store(&opts.run_dir)?;
+    let store = open_store(opts)?;
     let mut trainer = Trainer::open(
         &opts.run_dir,
         &opts.variant,
@@ -274,6 +341,7 @@ pub fn train(opts: &RunOptions) -> anyhow::Result<()> {
         "training ({})", eta(end)
     );
     let mut rates = Rates::new(&rig.stats);
+    let mut step_rate = StepRate::new(trainer.state.step);
     let mut last_report = Instant::now();
     let mut last_ingest = Instant::now() - Duration::from_secs(60);
     let mut last_loss = None;
@@ -314,6 +382,7 @@ pub fn train(opts: &RunOptions) -> anyhow::Result<()> {
                     "training ({})",
                     eta(end)
                 );
+                write_status(&trainer, &mut step_rate);
                 last_report = Instant::now();
             }
         }
@@ -322,9 +391,7 @@ pub fn train(opts: &RunOptions) -> anyhow::Result<()> {
     rates.report(&rig.stats, trainer.metrics(), step);
     rig.stop()?;
     trainer.ingest()?;
-    trainer.checkpoint()?;
-    trainer.publish()?;
-    trainer.metrics().flush();
+    finish_trainer(&mut trainer, &mut step_rate)?;
     tracing::info!(
         step = trainer.state.step,
         games = trainer.state.games_ingested,
@@ -337,7 +404,7 @@ pub fn train(opts: &RunOptions) -> anyhow::Result<()> {
 pub fn selfplay(opts: &RunOptions) -> anyhow::Result<()> {
     let device = parse_device(&opts.config.device)?;
     tch::set_num_threads(opts.config.threads());
-    let store = open_store(&opts.run_dir)?;
+    let store = open_store(opts)?;
     let Some(rig) = start_selfplay(opts, store, device)? else {
         return Ok(());
     };
@@ -360,7 +427,8 @@ pub fn selfplay(opts: &RunOptions) -> anyhow::Result<()> {
             let (gps, pps) = rates.report(&rig.stats, &mut metrics, t);
             tracing::info!(
                 games = Stats::get(&rig.stats.games),
-                chunks = Stats::get(&rig.stats.chunks),
+                chunks_uploaded = Stats::get(&rig.stats.chunks),
+                chunks_waiting = Stats::get(&rig.stats.chunks_waiting),
                 games_per_s = format!("{gps:.2}"),
                 positions_per_s = format!("{pps:.1}"),
                 "self-play ({})",
@@ -378,10 +446,12 @@ pub fn selfplay(opts: &RunOptions) -> anyhow::Result<()> {
 pub fn trainer(opts: &RunOptions) -> anyhow::Result<()> {
     let device = parse_device(&opts.config.device)?;
     tch::set_num_threads(opts.config.threads());
-    let store = open_store(&opts.run_dir)?;
+    let store = open_store(opts)?;
     let mut trainer = Trainer::open(&opts.run_dir, &opts.variant, &opts.config, device, store)
         .context("opening the trainer")?;
     let end = deadline(opts);
+    let mut step_rate = StepRate::new(trainer.state.step);
+    write_status(&trainer, &mut step_rate);
     let mut last_report = Instant::now();
     let mut last_ingest = Instant::now() - Duration::from_secs(60);
     loop {
@@ -407,10 +477,70 @@ pub fn trainer(opts: &RunOptions) -> anyhow::Result<()> {
                 "trainer ({})",
                 eta(end)
             );
+            write_status(&trainer, &mut step_rate);
             last_report = Instant::now();
         }
     }
+    finish_trainer(&mut trainer, &mut step_rate)
+}
+
+/// Steps per second between status records.
+struct StepRate {
+    at: Instant,
+    step: u64,
+}
+
+impl StepRate {
+    fn new(step: u64) -> StepRate {
+        StepRate {
+            at: Instant::now(),
+            step,
+        }
+    }
+
+    fn take(&mut self, step: u64) -> f64 {
+        let dt = self.at.elapsed().as_secs_f64().max(1e-9);
+        let r = step.saturating_sub(self.step) as f64 / dt;
+        *self = StepRate::new(step);
+        r
+    }
+}
+
+/// Writes the trainer's status record; an unreachable store only costs a debug line.
+fn write_status(trainer: &Trainer, rate: &mut StepRate) {
+    let s = trainer.status(rate.take(trainer.state.step));
+    if let Err(e) = status::write(trainer.store(), &s) {
+        tracing::debug!("writing the trainer status: {e}");
+    }
+}
+
+/// The end of a trainer run: a checkpoint (local), then the model and status to the store,
+/// tried for up to 30 s; what the store did not take is published at the next start.
+fn finish_trainer(trainer: &mut Trainer, rate: &mut StepRate) -> anyhow::Result<()> {
     trainer.checkpoint()?;
-    trainer.publish()?;
+    let never = AtomicBool::new(false);
+    let give_up = Instant::now() + Duration::from_secs(30);
+    let mut wait = Backoff::new(Duration::from_secs(1), Duration::from_secs(8));
+    loop {
+        match trainer.publish() {
+            Ok(_) => break,
+            Err(e) if Instant::now() < give_up => {
+                let d = wait.fail();
+                tracing::warn!(
+                    "publishing the final model: {e:#}; trying again in {}s",
+                    d.as_secs()
+                );
+                sleep_unless(&never, d);
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "publishing the final model: {e:#}; it is in the checkpoint and is published at the next start"
+                );
+                break;
+            }
+        }
+    }
+    write_status(trainer, rate);
+    trainer.metrics().flush();
     Ok(())
 }

@@ -10,7 +10,8 @@ use crate::replay::{samples_of, ReplayWindow, TargetRule};
 use anyhow::Context;
 use koma_model::Model;
 use koma_rules::{PieceValues, Variant};
-use koma_selfplay::{chunk, publish, Store};
+use koma_selfplay::backoff::Backoff;
+use koma_selfplay::{chunk, publish, ChunkName, Store, StoreError};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::path::{Path, PathBuf};
@@ -43,6 +44,21 @@ pub struct Trainer {
     metrics: Metrics,
     rng: StdRng,
     targets: TargetRule,
+    /// Waits between tries while the store is unreachable.
+    store_wait: Backoff,
+    /// A publish failed on a store outage and is tried again.
+    publish_pending: bool,
+    /// Ingest passes since the last look for chunks to delete.
+    passes_since_prune: u32,
+}
+
+/// Whether an error is the store failing (an outage to ride out) rather than a fault of koma's
+/// own state.
+fn is_store_outage(e: &anyhow::Error) -> bool {
+    matches!(
+        e.downcast_ref::<StoreError>(),
+        Some(StoreError::Backend { .. })
+    )
 }
 
 impl Trainer {
@@ -114,10 +130,31 @@ impl Trainer {
                 horizon: cfg.trainer.material_horizon,
                 q_share: cfg.trainer.value_target_q as f32,
             },
+            store_wait: Backoff::store(),
+            publish_pending: false,
+            passes_since_prune: 0,
+        };
+        // The store must answer before anything else: wait for it (an outage stalls, logged).
+        let mut wait = Backoff::store();
+        let latest = loop {
+            match publish::latest(&t.store) {
+                Ok(l) => break l,
+                Err(e) => {
+                    let d = wait.fail();
+                    tracing::warn!(
+                        "reading the store {}: {e}; trying again in {}s",
+                        t.store.url(),
+                        d.as_secs()
+                    );
+                    std::thread::sleep(d);
+                }
+            }
         };
         t.rebuild_window()?;
-        if publish::latest(&t.store)?.is_none() {
-            t.publish()?;
+        // A fresh run publishes its initial model; a resumed one whose newest model never
+        // reached the store (an outage at its end) publishes it now.
+        if latest.is_none_or(|l| l.step < t.state.step) {
+            t.publish_or_defer()?;
         }
         Ok(t)
     }
@@ -168,13 +205,51 @@ impl Trainer {
     }
 
     /// Takes in chunks not yet ingested; a damaged chunk is reported, recorded and skipped.
-    /// Returns the number of new training positions.
+    /// Returns the number of new training positions. While the store is unreachable it logs,
+    /// takes nothing in and waits (backing off) before the next try; training goes on with the
+    /// window. A publish that failed on an outage is retried here.
     pub fn ingest(&mut self) -> anyhow::Result<u64> {
+        if !self.store_wait.ready() {
+            return Ok(0);
+        }
+        let r = self.ingest_new().and_then(|n| {
+            if self.publish_pending {
+                self.publish()?;
+                self.publish_pending = false;
+            }
+            self.maybe_prune()?;
+            Ok(n)
+        });
+        match r {
+            Ok(n) => {
+                if self.store_wait.failures() > 0 {
+                    tracing::info!(
+                        "the store {} answers again after {} failed tries",
+                        self.store.url(),
+                        self.store_wait.failures()
+                    );
+                }
+                self.store_wait.succeed();
+                Ok(n)
+            }
+            Err(e) if is_store_outage(&e) => {
+                let d = self.store_wait.fail();
+                tracing::warn!(
+                    "trainer: {e:#}; training goes on with the window, the store is tried again in {}s",
+                    d.as_secs()
+                );
+                Ok(0)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn ingest_new(&mut self) -> anyhow::Result<u64> {
         let mut keys: Vec<String> = self
             .store
             .list("games")?
             .into_iter()
-            .filter(|k| k.ends_with(".chunk"))
+            .filter(|k| ChunkName::parse_key(k).is_some())
             .collect();
         keys.sort();
         let mut added = 0;
@@ -211,6 +286,51 @@ impl Trainer {
             added += positions;
         }
         Ok(added)
+    }
+
+    /// Removes chunks that have left the replay window from the store, when so configured;
+    /// each worker's newest chunk stays (workers continue their numbering from it).
+    fn maybe_prune(&mut self) -> anyhow::Result<()> {
+        if !self.cfg.trainer.delete_old_chunks {
+            return Ok(());
+        }
+        self.passes_since_prune += 1;
+        if self.passes_since_prune < 10 {
+            return Ok(());
+        }
+        self.passes_since_prune = 0;
+        let entries = self.index.newest_first()?;
+        let mut newest: std::collections::HashMap<String, u64> = Default::default();
+        for (k, _) in &entries {
+            if let Some(c) = ChunkName::parse_key(k) {
+                let e = newest.entry(c.worker).or_insert(c.seq);
+                *e = (*e).max(c.seq);
+            }
+        }
+        let mut held = 0u64;
+        let mut removed = 0;
+        for (key, positions) in entries {
+            if held < self.cfg.trainer.window_positions as u64 {
+                held += positions;
+                continue;
+            }
+            let Some(c) = ChunkName::parse_key(&key) else {
+                continue;
+            };
+            if newest.get(&c.worker) == Some(&c.seq) || self.index.is_deleted(&key)? {
+                continue;
+            }
+            self.store.delete(&key)?;
+            self.index.mark_deleted(&key)?;
+            removed += 1;
+        }
+        if removed > 0 {
+            tracing::info!(
+                removed,
+                "removed chunks that left the replay window from the store"
+            );
+        }
+        Ok(())
     }
 
     /// Whether a step may run now: enough positions, and training not ahead of self-play by
@@ -286,7 +406,7 @@ impl Trainer {
             );
         }
         if c.publish_every > 0 && s % c.publish_every == 0 {
-            self.publish()?;
+            self.publish_or_defer()?;
         }
         if c.checkpoint_every > 0 && s % c.checkpoint_every == 0 {
             self.checkpoint()?;
@@ -301,6 +421,45 @@ impl Trainer {
         let l = publish::publish(&self.store, &self.model, &self.dir.join("scratch"))?;
         tracing::info!(step = l.step, "published model {}", l.key);
         Ok(l)
+    }
+
+    /// Publishes, or on a store outage logs it and leaves it to the next ingest pass.
+    pub fn publish_or_defer(&mut self) -> anyhow::Result<()> {
+        match self.publish() {
+            Ok(_) => {
+                self.publish_pending = false;
+                Ok(())
+            }
+            Err(e) if is_store_outage(&e) => {
+                tracing::warn!(
+                    "publishing the model of step {}: {e:#}; it is published when the store answers",
+                    self.state.step
+                );
+                self.publish_pending = true;
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The trainer's counters as a status record.
+    pub fn status(&self, steps_per_second: f64) -> crate::status::TrainerStatus {
+        crate::status::TrainerStatus {
+            step: self.state.step,
+            window_positions: self.window.len() as u64,
+            positions_ingested: self.state.positions_ingested,
+            games_ingested: self.state.games_ingested,
+            chunks_ingested: self.state.chunks_ingested,
+            samples_trained: self.state.samples_trained,
+            steps_per_second,
+            updated: crate::status::now(),
+            host: crate::status::host_name(),
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
     }
 
     /// Writes a full checkpoint.

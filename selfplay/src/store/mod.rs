@@ -1,12 +1,18 @@
 //! The replay store: game chunks and published models behind the `object_store` API.
 //!
-//! The embedded default is a local directory (no server); tests use memory. Keys written by
-//! workers are create-if-absent, so a retried upload never overwrites anything.
+//! A store is named by a URL ([`StoreUrl`]): a local directory (the default, no server), any
+//! S3-compatible service, or memory for tests. Keys written by workers are create-if-absent,
+//! so a retried upload never overwrites anything.
+
+mod aws_files;
+mod open;
+mod url;
+
+pub use open::StoreOptions;
+pub use url::StoreUrl;
 
 use crate::error::StoreError;
 use futures::TryStreamExt;
-use object_store::local::LocalFileSystem;
-use object_store::memory::InMemory;
 use object_store::path::Path as Key;
 use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload};
 use std::path::Path;
@@ -17,38 +23,54 @@ use std::sync::Arc;
 pub struct Store {
     inner: Arc<dyn ObjectStore>,
     rt: tokio::runtime::Runtime,
+    url: String,
+}
+
+/// An object's key, size and modification time (seconds since the Unix epoch).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectInfo {
+    /// Its key.
+    pub key: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// When it was written, in seconds since the Unix epoch.
+    pub modified: i64,
 }
 
 fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
+    // One I/O thread: callers block on each operation, and the HTTP client's connection tasks
+    // need a runtime that keeps running between calls.
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("store-io")
         .enable_all()
         .build()
         .expect("a tokio runtime starts")
 }
 
 impl Store {
+    /// Opens the store named by `url`.
+    pub fn open(url: &StoreUrl, opts: &StoreOptions) -> Result<Store, StoreError> {
+        Ok(Store {
+            inner: open::backend(url, opts)?,
+            rt: runtime(),
+            url: url.to_string(),
+        })
+    }
+
     /// A store in a local directory, created if absent.
     pub fn local(dir: &Path) -> Result<Store, StoreError> {
-        std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
-            path: dir.display().to_string(),
-            source,
-        })?;
-        let fs = LocalFileSystem::new_with_prefix(dir).map_err(|source| StoreError::Backend {
-            key: dir.display().to_string(),
-            source,
-        })?;
-        Ok(Store {
-            inner: Arc::new(fs),
-            rt: runtime(),
-        })
+        Store::open(&StoreUrl::File(dir.to_path_buf()), &StoreOptions::default())
     }
 
     /// A store in memory (tests).
     pub fn memory() -> Store {
-        Store {
-            inner: Arc::new(InMemory::new()),
-            rt: runtime(),
-        }
+        Store::open(&StoreUrl::Memory, &StoreOptions::default()).expect("memory stores open")
+    }
+
+    /// The URL the store was opened with (for logs).
+    pub fn url(&self) -> &str {
+        &self.url
     }
 
     fn err(key: &str) -> impl FnOnce(object_store::Error) -> StoreError + '_ {
@@ -97,6 +119,35 @@ impl Store {
         }
     }
 
+    /// Removes `key` (absent keys are not an error).
+    pub fn delete(&self, key: &str) -> Result<(), StoreError> {
+        match self.rt.block_on(self.inner.delete(&Key::from(key))) {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(Store::err(key)(e)),
+        }
+    }
+
+    /// Keys under `prefix` with their sizes and times, sorted by key.
+    pub fn list_info(&self, prefix: &str) -> Result<Vec<ObjectInfo>, StoreError> {
+        let p = Key::from(prefix);
+        let mut out: Vec<ObjectInfo> = self
+            .rt
+            .block_on(async {
+                self.inner
+                    .list(Some(&p))
+                    .map_ok(|m| ObjectInfo {
+                        key: m.location.to_string(),
+                        size: m.size,
+                        modified: m.last_modified.timestamp(),
+                    })
+                    .try_collect::<Vec<_>>()
+                    .await
+            })
+            .map_err(Store::err(prefix))?;
+        out.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(out)
+    }
+
     /// All keys under `prefix`, sorted.
     pub fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
         let p = Key::from(prefix);
@@ -137,6 +188,13 @@ mod tests {
                 store.list("games").unwrap(),
                 vec!["games/w0/1.chunk".to_owned()]
             );
+            let info = store.list_info("games").unwrap();
+            assert_eq!(info.len(), 1);
+            assert_eq!(info[0].size, 3);
+            assert!(info[0].modified > 1_700_000_000);
+            store.delete("games/w0/1.chunk").unwrap();
+            store.delete("games/w0/1.chunk").unwrap();
+            assert!(store.list("games").unwrap().is_empty());
         }
     }
 }
