@@ -41,14 +41,7 @@ fn momentum(path: &Path) -> Vec<(String, Vec<f32>)> {
 
 #[test]
 fn sigkilled_training_resumes_without_loss_or_duplication() {
-    let dir = std::env::temp_dir().join(format!("koma-resume-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("tiny.toml"),
-        common::tiny_config_text("hand-shogi"),
-    )
-    .unwrap();
+    let dir = common::dir_with_tiny_config("resume");
 
     // First run: wait for a checkpoint past a few steps, then kill it outright.
     let mut child = koma(&dir, &[]).spawn().unwrap();

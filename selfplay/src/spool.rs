@@ -211,6 +211,11 @@ impl Spool {
         self.games.len()
     }
 
+    /// The games in the open journal (finished, not yet sealed into a chunk).
+    pub fn journal_games(&self) -> &[GameRecord] {
+        &self.games
+    }
+
     /// Whether the open journal is empty.
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()

@@ -107,6 +107,7 @@ fn run(store: &Store, stats: &Stats, rx: Receiver<Upload>, drain: Duration) {
         Stats::set(&stats.chunks_waiting, queue.len() as u64);
         let Some(front) = queue.front() else {
             if closed_at.is_some() {
+                Stats::set(&stats.chunks_waiting, 0);
                 return;
             }
             continue;

@@ -6,6 +6,16 @@ pub fn tiny_config_text(variant: &str) -> String {
     TINY.replace("{variant}", variant)
 }
 
+/// A fresh directory under the system's temporary one holding `tiny.toml` for Hand Shogi.
+#[allow(dead_code)] // not every test file that shares this module uses it
+pub fn dir_with_tiny_config(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("koma-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("tiny.toml"), tiny_config_text("hand-shogi")).unwrap();
+    dir
+}
+
 const TINY: &str = r#"
 variant = "{variant}"
 device = "cpu"

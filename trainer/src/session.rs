@@ -153,6 +153,25 @@ fn reloader(
     })
 }
 
+/// Follows the published models on a thread of its own, so that a download or an unreachable
+/// store never holds up the evaluator; the evaluator takes each loaded model between batches.
+fn follow_models(mut find: Reloader, stop: Arc<AtomicBool>, every: Duration) -> Reloader {
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    std::thread::Builder::new()
+        .name("model-follower".into())
+        .spawn(move || {
+            while sleep_unless(&stop, every) {
+                if let Some(m) = find() {
+                    if tx.send(m).is_err() {
+                        return;
+                    }
+                }
+            }
+        })
+        .expect("the model follower thread starts");
+    Box::new(move || rx.try_iter().last())
+}
+
 /// Self-play threads with their evaluator.
 struct SelfplayRig {
     server: InferenceServer,
@@ -173,14 +192,19 @@ fn start_selfplay(
     };
     let stats = Arc::new(Stats::default());
     let sp = &opts.config.selfplay;
+    let stop = Arc::new(AtomicBool::new(false));
+    let step = model.meta.step;
     let server = InferenceServer::start(
         model,
         sp.max_batch,
         stats.clone(),
-        reloader(store.clone(), cache, opts.variant.clone(), device, 0),
-        Duration::from_secs(3),
+        follow_models(
+            reloader(store.clone(), cache, opts.variant.clone(), device, step),
+            stop.clone(),
+            Duration::from_secs(3),
+        ),
+        Duration::from_millis(500),
     );
-    let stop = Arc::new(AtomicBool::new(false));
     let uploader = Uploader::start(store.clone(), stats.clone(), Duration::from_secs(30));
     let mut workers = Vec::new();
     for i in 0..sp.workers.max(1) {
@@ -437,9 +461,16 @@ pub fn selfplay(opts: &RunOptions) -> anyhow::Result<()> {
             metrics.flush();
         }
     }
-    rig.stop()?;
+    let stats = rig.stats.clone();
+    let stopped = rig.stop();
     metrics.flush();
-    Ok(())
+    tracing::info!(
+        games = Stats::get(&stats.games),
+        chunks_uploaded = Stats::get(&stats.chunks),
+        chunks_waiting = Stats::get(&stats.chunks_waiting),
+        "self-play stopped"
+    );
+    stopped
 }
 
 /// Training only, on the run directory's store.
@@ -481,6 +512,7 @@ pub fn trainer(opts: &RunOptions) -> anyhow::Result<()> {
             last_report = Instant::now();
         }
     }
+    trainer.ingest()?;
     finish_trainer(&mut trainer, &mut step_rate)
 }
 
