@@ -288,3 +288,48 @@ fn an_illegal_move_loses_the_game_and_is_recorded() {
         "{err}"
     );
 }
+
+#[test]
+fn bad_store_settings_are_explained_before_anything_runs() {
+    let dir = std::env::temp_dir().join(format!("koma-cli-store-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    for (args, want) in [
+        (
+            vec!["status", "--store", "gs://bucket/x"],
+            "unknown scheme 'gs'",
+        ),
+        (vec!["status", "--store", "s3://Bad_Name"], "bucket name"),
+        (
+            vec![
+                "status",
+                "--store",
+                "s3://koma/run",
+                "--store-endpoint",
+                "http://127.0.0.1:9",
+            ],
+            "--store-allow-http",
+        ),
+        (vec!["status"], "--store URL, or --run-dir"),
+        (
+            vec!["selfplay", "--run-dir", d, "--worker-id", "a/b"],
+            "--worker-id 'a/b'",
+        ),
+        (
+            vec!["trainer", "--run-dir", d, "--device", "tpu"],
+            "--device tpu",
+        ),
+    ] {
+        let (ok, _, err) = koma(&args);
+        assert!(!ok, "{args:?} succeeded");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // An empty local store: a status with nothing in it yet.
+    let (ok, out, err) = koma(&["status", "--store", &format!("file://{d}/store")]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("none published yet") && out.contains("0 seen"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

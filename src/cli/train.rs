@@ -35,6 +35,9 @@ pub struct LoopArgs {
     /// across restarts (default: `local` for `koma train`, the host name for `koma selfplay`).
     #[arg(long)]
     pub worker_id: Option<String>,
+    /// Device, overriding the configuration's: `auto`, `cpu`, `cuda` or `cuda:N`.
+    #[arg(long)]
+    pub device: Option<String>,
     /// Remove chunks from the store once they leave the replay window.
     #[arg(long)]
     pub delete_old_chunks: bool,
@@ -83,6 +86,10 @@ fn options(a: &LoopArgs, default_worker: &str) -> anyhow::Result<RunOptions> {
         }
     };
     config.trainer.delete_old_chunks |= a.delete_old_chunks;
+    if let Some(d) = &a.device {
+        session::parse_device(d).with_context(|| format!("--device {d}"))?;
+        config.device = d.clone();
+    }
     anyhow::ensure!(
         load_variant(&config.variant)?.id == variant.id,
         "the configuration is for '{}', not '{}'",
