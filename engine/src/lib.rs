@@ -7,6 +7,7 @@
 //! protocols.
 
 pub mod arena;
+pub mod ladder;
 pub mod play;
 pub mod protocol;
 pub mod search;

@@ -4,6 +4,7 @@ mod analyse;
 mod arena;
 mod bench;
 mod bench_store;
+mod ladder;
 mod moves;
 mod new_model;
 mod perft;
@@ -43,6 +44,8 @@ pub enum Command {
     Status(status::StatusArgs),
     /// Play a match between two players (paired openings) and report results and Elo.
     Arena(arena::ArenaArgs),
+    /// Rate a run's published models on one Elo scale (random = 0): CSV, PNG plot, TensorBoard.
+    Ladder(ladder::LadderArgs),
     /// Play a trained model in the browser (any variant, any board size).
     Play(play::PlayArgs),
     /// Write an untrained network for a variant (controls, trying the front ends).
@@ -79,6 +82,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Train(a) => train::train(a),
         Command::Bench(a) => bench::run(a),
         Command::Arena(a) => arena::run(a),
+        Command::Ladder(a) => ladder::run(a),
         Command::Analyse(a) => analyse::run(a),
         Command::Play(a) => play::run(a),
         Command::NewModel(a) => new_model::run(a),

@@ -414,7 +414,7 @@ pub fn train(opts: &RunOptions) -> anyhow::Result<()> {
     let step = trainer.state.step;
     rates.report(&rig.stats, trainer.metrics(), step);
     rig.stop()?;
-    trainer.ingest()?;
+    trainer.ingest_final()?;
     finish_trainer(&mut trainer, &mut step_rate)?;
     tracing::info!(
         step = trainer.state.step,
@@ -512,7 +512,7 @@ pub fn trainer(opts: &RunOptions) -> anyhow::Result<()> {
             last_report = Instant::now();
         }
     }
-    trainer.ingest()?;
+    trainer.ingest_final()?;
     finish_trainer(&mut trainer, &mut step_rate)
 }
 

@@ -222,14 +222,7 @@ impl Trainer {
         });
         match r {
             Ok(n) => {
-                if self.store_wait.failures() > 0 {
-                    tracing::info!(
-                        "the store {} answers again after {} failed tries",
-                        self.store.url(),
-                        self.store_wait.failures()
-                    );
-                }
-                self.store_wait.succeed();
+                self.store_answers();
                 Ok(n)
             }
             Err(e) if is_store_outage(&e) => {
@@ -242,6 +235,24 @@ impl Trainer {
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// Ingests now, whatever the wait after an earlier failure (the last pass before stopping).
+    pub fn ingest_final(&mut self) -> anyhow::Result<u64> {
+        self.store_wait.succeed();
+        self.ingest()
+    }
+
+    /// Notes that the store answered, logging the end of an outage.
+    fn store_answers(&mut self) {
+        if self.store_wait.failures() > 0 {
+            tracing::info!(
+                "the store {} answers again after {} failed tries",
+                self.store.url(),
+                self.store_wait.failures()
+            );
+        }
+        self.store_wait.succeed();
     }
 
     fn ingest_new(&mut self) -> anyhow::Result<u64> {
@@ -425,15 +436,23 @@ impl Trainer {
 
     /// Publishes, or on a store outage logs it and leaves it to the next ingest pass.
     pub fn publish_or_defer(&mut self) -> anyhow::Result<()> {
+        if !self.store_wait.ready() {
+            // The store is down: the next ingest pass publishes the newest weights.
+            self.publish_pending = true;
+            return Ok(());
+        }
         match self.publish() {
             Ok(_) => {
                 self.publish_pending = false;
+                self.store_answers();
                 Ok(())
             }
             Err(e) if is_store_outage(&e) => {
+                let d = self.store_wait.fail();
                 tracing::warn!(
-                    "publishing the model of step {}: {e:#}; it is published when the store answers",
-                    self.state.step
+                    "publishing the model of step {}: {e:#}; it is published when the store answers (next try in {}s)",
+                    self.state.step,
+                    d.as_secs()
                 );
                 self.publish_pending = true;
                 Ok(())

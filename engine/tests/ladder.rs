@@ -1,0 +1,73 @@
+//! The Elo ladder: incremental runs play only new models, every match is recorded, the
+//! ratings are anchored at random, and the plot is written.
+
+mod common;
+
+use koma_engine::ladder::{self, plot, records, LadderConfig, LadderModel};
+use koma_engine::PlayerSpec;
+use koma_rules::load_variant;
+
+fn model(step: u64) -> LadderModel {
+    LadderModel {
+        step,
+        stem: common::tiny_checkpoint("hand-shogi", &format!("ladder-{step}")),
+        minutes: step as f64 / 10.0,
+    }
+}
+
+#[test]
+fn incremental_ladder_rates_new_models_only_and_plots() {
+    let dir = std::env::temp_dir().join(format!("koma-ladder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cfg = LadderConfig {
+        variant: load_variant("hand-shogi").unwrap(),
+        games: 2,
+        sims: 2,
+        opponents: vec![PlayerSpec::Random, PlayerSpec::Greedy],
+        previous: 1,
+        seed: 1,
+        opening_plies: 2,
+        max_plies: Some(40),
+    };
+    let (m0, m10, m20) = (model(0), model(10), model(20));
+    let first = ladder::run(&dir, &[m0.clone(), m10.clone()], &cfg).unwrap();
+    assert_eq!(first.new_models, vec![0, 10]);
+    // step-0: random, greedy; step-10: random, greedy, step-0.
+    assert_eq!(first.matches, 5);
+    let results = records::read_results(&dir.join("results.csv")).unwrap();
+    assert_eq!(results.len(), 5);
+    assert!(results.iter().all(|r| r.wins + r.draws + r.losses == 2));
+    assert!(results.iter().any(|r| r.a == "step-10" && r.b == "step-0"));
+    let players: Vec<&str> = first.ratings.iter().map(|r| r.player.as_str()).collect();
+    assert_eq!(players, vec!["random", "greedy", "step-0", "step-10"]);
+    assert_eq!(first.ratings[0].elo, 0.0);
+    assert!(first
+        .ratings
+        .iter()
+        .all(|r| r.lo95 <= r.elo && r.elo <= r.hi95));
+    assert_eq!(first.ratings[3].minutes, Some(1.0));
+    assert_eq!(
+        records::read_ratings(&dir.join("ratings.csv")).unwrap(),
+        first.ratings
+    );
+
+    // Nothing new: no game is played and the ratings stay.
+    let again = ladder::run(&dir, &[m0.clone(), m10.clone()], &cfg).unwrap();
+    assert_eq!((again.matches, again.new_models.len()), (0, 0));
+    assert_eq!(again.ratings, first.ratings);
+
+    // A new model plays its matches only, against the newest rated one before it.
+    let third = ladder::run(&dir, &[m0, m10, m20], &cfg).unwrap();
+    assert_eq!(third.new_models, vec![20]);
+    assert_eq!(third.matches, 3);
+    let results = records::read_results(&dir.join("results.csv")).unwrap();
+    assert_eq!(results.len(), 8);
+    assert!(results.iter().any(|r| r.a == "step-20" && r.b == "step-10"));
+
+    let png = dir.join("elo.png");
+    plot::draw(&png, "test ladder", &third.ratings).unwrap();
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG"), "a PNG file");
+    assert!(bytes.len() > 10_000, "{} bytes", bytes.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}

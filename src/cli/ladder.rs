@@ -1,0 +1,213 @@
+//! `koma ladder`: the Elo ladder of a run's published models (see `koma_engine::ladder`), with
+//! its CSV files, PNG plot and TensorBoard scalars; once, or again every few minutes beside
+//! training.
+
+use super::store_args::StoreArgs;
+use anyhow::Context;
+use clap::Args;
+use koma_engine::ladder::{self, plot, LadderConfig, LadderModel};
+use koma_engine::PlayerSpec;
+use koma_model::Model;
+use koma_rules::load_variant;
+use koma_selfplay::Store;
+use koma_trainer::metrics::Metrics;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Options of `koma ladder`.
+#[derive(Debug, Args)]
+pub struct LadderArgs {
+    /// The run directory: its store's models are rated, and the ladder lives in DIR/ladder.
+    #[arg(long)]
+    pub run_dir: PathBuf,
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// Games per match (even: each opening once with each colour).
+    #[arg(long, default_value_t = 40)]
+    pub games: usize,
+    /// Simulations per move of the models.
+    #[arg(long, default_value_t = 64)]
+    pub sims: u32,
+    /// Rate the models whose step is a multiple of this (and always the newest).
+    #[arg(long, default_value_t = 500)]
+    pub every: u64,
+    /// Also play each new model against this many earlier rated models.
+    #[arg(long, default_value_t = 1)]
+    pub previous: usize,
+    /// More opponents of every new model, in `koma arena`'s player form (e.g. an external
+    /// engine "uci:fairy-stockfish;variant=hand-shogi;go=depth 1"); repeatable.
+    #[arg(long = "opponent", value_name = "PLAYER")]
+    pub opponents: Vec<PlayerSpec>,
+    /// Random opening plies of each pair of games.
+    #[arg(long, default_value_t = 4)]
+    pub opening_plies: u32,
+    /// Adjudicate a draw at this many plies.
+    #[arg(long)]
+    pub max_plies: Option<u32>,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Keep running: look for new models every this many minutes (until Ctrl-C).
+    #[arg(long, value_name = "MINUTES")]
+    pub watch: Option<f64>,
+}
+
+/// The run's published models with their publication times, in step order.
+fn published(store: &Store, cache: &Path) -> anyhow::Result<Vec<LadderModel>> {
+    let mut by_step: BTreeMap<u64, (bool, bool, i64)> = BTreeMap::new();
+    for o in store.list_info("models")? {
+        let Some(file) = o.key.strip_prefix("models/") else {
+            continue;
+        };
+        let (stem, ext) = file.rsplit_once('.').unwrap_or((file, ""));
+        let Ok(step) = stem.parse::<u64>() else {
+            continue;
+        };
+        let e = by_step.entry(step).or_insert((false, false, 0));
+        match ext {
+            "json" => e.0 = true,
+            "safetensors" => {
+                e.1 = true;
+                e.2 = o.modified;
+            }
+            _ => {}
+        }
+    }
+    let first = by_step.values().find(|e| e.1).map_or(0, |e| e.2);
+    std::fs::create_dir_all(cache).with_context(|| cache.display().to_string())?;
+    let mut out = Vec::new();
+    for (step, (json, weights, t)) in by_step {
+        if !(json && weights) {
+            continue;
+        }
+        out.push(LadderModel {
+            step,
+            stem: cache.join(format!("{step:010}")),
+            minutes: (t - first) as f64 / 60.0,
+        });
+    }
+    Ok(out)
+}
+
+/// Copies a model from the store into the ladder's cache (once).
+fn fetch(store: &Store, m: &LadderModel) -> anyhow::Result<()> {
+    let (w, j) = Model::files(&m.stem);
+    for (local, ext) in [(&w, "safetensors"), (&j, "json")] {
+        if local.exists() {
+            continue;
+        }
+        let key = format!("models/{:010}.{ext}", m.step);
+        let bytes = store
+            .get(&key)?
+            .with_context(|| format!("{key} vanished from the store"))?;
+        let tmp = local.with_extension("part");
+        std::fs::write(&tmp, bytes)
+            .and_then(|_| std::fs::rename(&tmp, local))
+            .with_context(|| local.display().to_string())?;
+    }
+    Ok(())
+}
+
+fn once(a: &LadderArgs, store: &Store) -> anyhow::Result<()> {
+    let dir = a.run_dir.join("ladder");
+    let all = published(store, &dir.join("models"))?;
+    let newest = all.last().map(|m| m.step);
+    let chosen: Vec<LadderModel> = all
+        .into_iter()
+        .filter(|m| m.step % a.every.max(1) == 0 || Some(m.step) == newest)
+        .collect();
+    anyhow::ensure!(!chosen.is_empty(), "no published model in {}", store.url());
+    for m in &chosen {
+        fetch(store, m)?;
+    }
+    let meta = Model::read_meta(&chosen[0].stem)?;
+    let variant = load_variant(&meta.variant)?;
+    let mut opponents = vec![PlayerSpec::Random, PlayerSpec::Greedy];
+    opponents.extend(a.opponents.iter().cloned());
+    let cfg = LadderConfig {
+        variant: variant.clone(),
+        games: a.games,
+        sims: a.sims,
+        opponents,
+        previous: a.previous,
+        seed: a.seed,
+        opening_plies: a.opening_plies,
+        max_plies: a.max_plies,
+    };
+    let out = ladder::run(&dir, &chosen, &cfg)?;
+    let png = dir.join("elo.png");
+    let title = format!(
+        "{}: Elo of the published models ({} simulations)",
+        variant.id, a.sims
+    );
+    let plotted = match plot::draw(&png, &title, &out.ratings) {
+        Ok(()) => format!("plot {}", png.display()),
+        Err(e) => {
+            tracing::warn!("{e}");
+            format!("no plot ({e})")
+        }
+    };
+    let mut tb = Metrics::new(&a.run_dir.join("tb").join("ladder"));
+    let greedy = out
+        .ratings
+        .iter()
+        .find(|r| r.player == "greedy")
+        .map(|r| r.elo);
+    for r in &out.ratings {
+        if let Some(step) = r.step {
+            tb.scalar("ladder/elo", r.elo, step);
+            tb.scalar("ladder/elo_low95", r.lo95, step);
+            tb.scalar("ladder/elo_high95", r.hi95, step);
+            if let Some(g) = greedy {
+                tb.scalar("ladder/elo_over_greedy", r.elo - g, step);
+            }
+        }
+    }
+    tb.flush();
+    println!(
+        "{:<40} {:>8} {:>9} {:>8} {:>17} {:>6}",
+        "player", "step", "minutes", "Elo", "95% interval", "games"
+    );
+    for r in &out.ratings {
+        println!(
+            "{:<40} {:>8} {:>9} {:>8.0} {:>17} {:>6}",
+            r.player,
+            r.step.map_or("-".into(), |s| s.to_string()),
+            r.minutes.map_or("-".into(), |m| format!("{m:.1}")),
+            r.elo,
+            format!("[{:.0}, {:.0}]", r.lo95, r.hi95),
+            r.games
+        );
+    }
+    println!(
+        "{} new models rated in {} matches; {} and {} written, {plotted}",
+        out.new_models.len(),
+        out.matches,
+        dir.join("results.csv").display(),
+        dir.join("ratings.csv").display(),
+    );
+    Ok(())
+}
+
+/// Runs `koma ladder`.
+pub fn run(a: LadderArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        a.games >= 2 && a.games % 2 == 0,
+        "--games {}: an even number of at least 2 (pairs of games)",
+        a.games
+    );
+    let store = Store::open(&a.store.url(&a.run_dir)?, &a.store.options())?;
+    match a.watch {
+        None => once(&a, &store),
+        Some(minutes) => {
+            anyhow::ensure!(minutes > 0.0, "--watch must be positive");
+            loop {
+                if let Err(e) = once(&a, &store) {
+                    tracing::warn!("ladder: {e:#}; trying again in {minutes} min");
+                }
+                std::thread::sleep(Duration::from_secs_f64(minutes * 60.0));
+            }
+        }
+    }
+}
