@@ -162,7 +162,7 @@ fn print(r: &Report, recent: f64) {
     }
     match (&r.trainer, r.trainer_age_s) {
         (Some(t), Some(age)) => println!(
-            "trainer  step {} on {}, {:.2} steps/s, window {} positions, ingested {} chunks / {} games / {} positions, updated {age} s ago",
+            "trainer  step {} on {}, {:.2} steps/s, window {} positions, ingested {} chunks / {} games / {} training positions, updated {age} s ago",
             t.step, t.host, t.steps_per_second, t.window_positions, t.chunks_ingested, t.games_ingested, t.positions_ingested
         ),
         _ => println!("trainer  no status record yet"),
