@@ -64,6 +64,24 @@ fn incremental_ladder_rates_new_models_only_and_plots() {
     assert_eq!(results.len(), 8);
     assert!(results.iter().any(|r| r.a == "step-20" && r.b == "step-10"));
 
+    // An interrupted rating (a match missing from the file) is completed, and only it.
+    let lines = records::read_results(&dir.join("results.csv")).unwrap();
+    std::fs::remove_file(dir.join("results.csv")).unwrap();
+    for l in lines
+        .iter()
+        .filter(|l| !(l.a == "step-20" && l.b == "greedy"))
+    {
+        records::append_result(&dir.join("results.csv"), l).unwrap();
+    }
+    let resumed = ladder::run(&dir, &[model(0), model(10), model(20)], &cfg).unwrap();
+    assert_eq!((resumed.matches, resumed.new_models.clone()), (1, vec![20]));
+    assert_eq!(
+        records::read_results(&dir.join("results.csv"))
+            .unwrap()
+            .len(),
+        8
+    );
+
     let png = dir.join("elo.png");
     plot::draw(&png, "test ladder", &third.ratings).unwrap();
     let bytes = std::fs::read(&png).unwrap();

@@ -113,9 +113,17 @@ fn once(a: &LadderArgs, store: &Store) -> anyhow::Result<()> {
     let dir = a.run_dir.join("ladder");
     let all = published(store, &dir.join("models"))?;
     let newest = all.last().map(|m| m.step);
+    // Models rated before stay in the ladder (they are the earlier opponents of new ones).
+    let recorded = ladder::records::read_results(&dir.join("results.csv"))?;
     let chosen: Vec<LadderModel> = all
         .into_iter()
-        .filter(|m| m.step % a.every.max(1) == 0 || Some(m.step) == newest)
+        .filter(|m| {
+            m.step % a.every.max(1) == 0
+                || Some(m.step) == newest
+                || recorded
+                    .iter()
+                    .any(|r| r.a == m.label() || r.b == m.label())
+        })
         .collect();
     anyhow::ensure!(!chosen.is_empty(), "no published model in {}", store.url());
     for m in &chosen {

@@ -106,8 +106,9 @@ fn model_player(m: &LadderModel, sims: u32) -> PlayerSpec {
     PlayerSpec::Model(p)
 }
 
-/// Rates `models` (those not rated yet) into the ladder in `dir`; writes `results.csv` and
-/// `ratings.csv` there and returns the ratings.
+/// Rates `models` into the ladder in `dir`: each plays the matches it has not played yet
+/// (none for a model rated before; the rest for one whose rating was interrupted). Writes
+/// `results.csv` and `ratings.csv` there and returns the ratings.
 pub fn run(
     dir: &Path,
     models: &[LadderModel],
@@ -127,9 +128,6 @@ pub fn run(
     let mut matches = 0;
     for (i, m) in sorted.iter().enumerate() {
         let label = m.label();
-        if rated(&results, &label) {
-            continue;
-        }
         let me = model_player(m, cfg.sims);
         let mut opponents: Vec<(String, PlayerSpec)> = cfg
             .opponents
@@ -146,7 +144,13 @@ pub fn run(
         for e in earlier {
             opponents.push((e.label(), model_player(e, cfg.sims)));
         }
+        let mut played = false;
         for (k, (olabel, ospec)) in opponents.into_iter().enumerate() {
+            // A match recorded by an earlier (perhaps interrupted) run is not played again.
+            if results.iter().any(|r| r.a == label && r.b == olabel) {
+                continue;
+            }
+            played = true;
             let mut mc = MatchConfig::new(cfg.variant.clone(), me.clone(), ospec, cfg.games);
             mc.seed = cfg.seed ^ (m.step.wrapping_mul(1_000_003)) ^ k as u64;
             mc.opening_plies = cfg.opening_plies;
@@ -170,7 +174,9 @@ pub fn run(
             results.push(line);
             matches += 1;
         }
-        new_models.push(m.step);
+        if played {
+            new_models.push(m.step);
+        }
     }
     let ratings = rate(&results, models)?;
     records::write_ratings(&dir.join("ratings.csv"), &ratings)?;
