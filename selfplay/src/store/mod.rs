@@ -150,19 +150,7 @@ impl Store {
 
     /// All keys under `prefix`, sorted.
     pub fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
-        let p = Key::from(prefix);
-        let mut keys: Vec<String> = self
-            .rt
-            .block_on(async {
-                self.inner
-                    .list(Some(&p))
-                    .map_ok(|m| m.location.to_string())
-                    .try_collect::<Vec<_>>()
-                    .await
-            })
-            .map_err(Store::err(prefix))?;
-        keys.sort();
-        Ok(keys)
+        Ok(self.list_info(prefix)?.into_iter().map(|o| o.key).collect())
     }
 }
 
