@@ -131,3 +131,11 @@ fn shoko_shogi_selfplay_train_publish_reload_arena() {
     session::train(&options(&dir, "shoko-shogi", 0.75)).unwrap();
     check_run(&dir, "shoko-shogi");
 }
+
+/// Ko Shogi: shots, burns and nets in the policy and the input planes, end to end.
+#[test]
+fn ko_shogi_selfplay_train_publish_reload_arena() {
+    let dir = run_dir("ko");
+    session::train(&options(&dir, "ko-shogi", 0.75)).unwrap();
+    check_run(&dir, "ko-shogi");
+}

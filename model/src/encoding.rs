@@ -19,8 +19,14 @@ const HAND_SCALE: f32 = 4.0;
 const ATTACK_LEVELS: usize = 3;
 
 /// Per-move index fields: origin square (-1 for a drop), destination, first kill square (-1
-/// for none), promotion (0 none, 1 promote, 2 decline), hand index of a dropped kind (-1).
-pub type MoveIndex = [i64; 5];
+/// for none), promotion (0 none, 1 promote, 2 decline), hand index of a dropped kind (-1),
+/// last kill square of a move with two or more kills (-1), the square a move's first shot is
+/// fired from (-1 without shots) and that shot's target (-1). With the last kill and the shot
+/// no two legal moves of any built-in variant share an index (tests/policy_index.rs).
+pub type MoveIndex = [i64; 8];
+
+/// Number of fields in a [`MoveIndex`].
+pub const MOVE_FIELDS: usize = 8;
 
 /// The input layout of one variant.
 #[derive(Debug, Clone)]
@@ -30,6 +36,9 @@ pub struct Encoder {
     hand_kinds: Vec<PieceKind>,
     hand_slot: Vec<i64>,
     squares: usize,
+    /// Whether a rule module (Ko Shogi's) adds shots, burns and nets: then the policy scores
+    /// shots and four more planes show burn zones and held pieces.
+    specials: bool,
 }
 
 impl Encoder {
@@ -52,6 +61,7 @@ impl Encoder {
             hand_kinds,
             hand_slot,
             squares: variant.geometry.num_squares(),
+            specials: variant.has_rule_module(),
         }
     }
 
@@ -62,7 +72,16 @@ impl Encoder {
 
     /// Number of input planes.
     pub fn planes(&self) -> usize {
-        2 * self.kinds + 2 * self.hand_kinds.len() + 3 + 2 * ATTACK_LEVELS
+        2 * self.kinds
+            + 2 * self.hand_kinds.len()
+            + 3
+            + 2 * ATTACK_LEVELS
+            + if self.specials { 4 } else { 0 }
+    }
+
+    /// Whether moves can shoot, so that the policy head needs its shot term.
+    pub fn has_shots(&self) -> bool {
+        self.specials
     }
 
     /// Number of kinds that can be dropped (rows of the drop embedding).
@@ -146,6 +165,18 @@ impl Encoder {
                 }
             }
         }
+        if self.specials {
+            // Per side: where an enemy that ends its move burns, and which pieces nets hold.
+            let special = rest + 3 + 2 * ATTACK_LEVELS;
+            for (j, c) in [us, us.opposite()].into_iter().enumerate() {
+                for sq in pos.burn_zone(c) {
+                    out[(special + j) * n + self.persp(pos, sq) as usize] = 1.0;
+                }
+                for sq in pos.immobilized(c) {
+                    out[(special + 2 + j) * n + self.persp(pos, sq) as usize] = 1.0;
+                }
+            }
+        }
     }
 
     /// The network input of `pos` and its legal `moves`; `repetitions` overrides the count
@@ -169,10 +200,32 @@ impl Encoder {
             Promotion::Decline => 2,
         };
         match mv.dropped() {
-            Some(k) => [-1, to, -1, promo, self.hand_slot[k.index()]],
+            Some(k) => [-1, to, -1, promo, self.hand_slot[k.index()], -1, -1, -1],
             None => {
-                let kill = mv.kills().first().map_or(-1, |&k| self.persp(pos, k));
-                [self.persp(pos, mv.from()), to, kill, promo, -1]
+                let kills = mv.kills();
+                let kill = kills.first().map_or(-1, |&k| self.persp(pos, k));
+                let last = match kills {
+                    [_, .., l] => self.persp(pos, *l),
+                    _ => -1,
+                };
+                let (shot_from, shot_at) = match mv.shot_mask() {
+                    0 => (-1, -1),
+                    mask => {
+                        let fired = mv.via().unwrap_or(mv.to());
+                        let target = kills[mask.trailing_zeros() as usize];
+                        (self.persp(pos, fired), self.persp(pos, target))
+                    }
+                };
+                [
+                    self.persp(pos, mv.from()),
+                    to,
+                    kill,
+                    promo,
+                    -1,
+                    last,
+                    shot_from,
+                    shot_at,
+                ]
             }
         }
     }

@@ -13,6 +13,6 @@ pub mod net;
 
 pub use arch::Arch;
 pub use device::DeviceChoice;
-pub use encoding::Encoder;
+pub use encoding::{Encoder, MoveIndex, MOVE_FIELDS};
 pub use error::ModelError;
 pub use model::{Batch, Model, ModelMeta, Request};

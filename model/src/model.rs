@@ -1,7 +1,7 @@
 //! A network bound to a variant and a device: batched evaluation and checkpoints.
 
 use crate::arch::Arch;
-use crate::encoding::{Encoder, MoveIndex};
+use crate::encoding::{Encoder, MoveIndex, MOVE_FIELDS};
 use crate::error::ModelError;
 use crate::net::{segment_log_softmax, Net, Outputs};
 use koma_mcts::{Evaluation, Evaluator};
@@ -46,7 +46,7 @@ pub struct Request {
 pub struct Batch {
     /// [B, planes, H, W].
     pub input: Tensor,
-    /// [M, 6]: position in batch, then the move index fields.
+    /// [M, 1 + MOVE_FIELDS]: position in batch, then the move index fields.
     pub moves: Tensor,
     /// Position in batch of each move, [M].
     pub seg: Tensor,
@@ -78,6 +78,7 @@ impl Model {
             arch,
             encoder.planes() as i64,
             encoder.hand_kinds() as i64,
+            encoder.has_shots(),
         );
         Model {
             meta: ModelMeta {
@@ -144,7 +145,9 @@ impl Model {
             input: Tensor::from_slice(&input)
                 .reshape([b as i64, self.encoder.planes() as i64, h, w])
                 .to_device(dev),
-            moves: Tensor::from_slice(&rows).reshape([m, 6]).to_device(dev),
+            moves: Tensor::from_slice(&rows)
+                .reshape([m, 1 + MOVE_FIELDS as i64])
+                .to_device(dev),
             seg: Tensor::from_slice(&seg).to_device(dev),
             slot: Tensor::from_slice(&slot).to_device(dev),
             width: counts.iter().copied().max().unwrap_or(1).max(1) as i64,

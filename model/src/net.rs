@@ -1,8 +1,9 @@
 //! The network: a size-agnostic residual trunk with global-pooling bias blocks, a WDL value
 //! head and a material head (the balance a few plies ahead) from global pooling, and a policy
 //! head that scores each legal move from per-square
-//! embeddings of its origin, first kill square and destination (plus learned drop and
-//! promotion terms), so its cost follows the number of legal moves, not the board area squared.
+//! embeddings of its origin, first and last kill squares and destination (plus learned drop and
+//! promotion terms, and for variants that shoot, the square a shot is fired from and its
+//! target), so its cost follows the number of legal moves, not the board area squared.
 
 use crate::arch::Arch;
 use tch::nn::{self, Module, ModuleT};
@@ -78,6 +79,8 @@ pub struct Net {
     stem: ConvBn,
     blocks: Vec<Block>,
     policy: nn::Conv2D,
+    /// Embeddings of a shot's firing square and target (variants with shots only).
+    shot: Option<nn::Conv2D>,
     drop_embed: Tensor,
     promo_embed: Tensor,
     drop_context: nn::Linear,
@@ -90,8 +93,8 @@ pub struct Net {
 
 impl Net {
     /// Builds the modules under `p` for inputs of `planes` planes and `hand_kinds` droppable
-    /// kinds.
-    pub fn new(p: &nn::Path, arch: &Arch, planes: i64, hand_kinds: i64) -> Net {
+    /// kinds; `shots` adds the policy's shot term.
+    pub fn new(p: &nn::Path, arch: &Arch, planes: i64, hand_kinds: i64, shots: bool) -> Net {
         let c = arch.channels;
         let d = arch.head_dim;
         let blocks = (0..arch.blocks)
@@ -114,6 +117,7 @@ impl Net {
             stem: ConvBn::new(p / "stem", planes, c, 3),
             blocks,
             policy: nn::conv2d(p / "policy", c, 4 * d, 1, Default::default()),
+            shot: shots.then(|| nn::conv2d(p / "shot", c, 2 * d, 1, Default::default())),
             drop_embed: p.var("drop_embed", &[hand_kinds.max(1), d], init),
             promo_embed: p.var("promo_embed", &[3, d], init),
             drop_context: nn::linear(p / "drop_context", 2 * c, d, Default::default()),
@@ -130,8 +134,9 @@ impl Net {
         }
     }
 
-    /// Forward pass. `x`: [B, planes, H, W]; `moves`: [M, 6] rows of (position in batch,
-    /// origin, destination, kill, promotion, drop kind) as built by the batch code.
+    /// Forward pass. `x`: [B, planes, H, W]; `moves`: [M, 9] rows of (position in batch,
+    /// origin, destination, kill, promotion, drop kind, last kill, shot from, shot at) as
+    /// built by the batch code.
     pub fn forward(&self, x: &Tensor, moves: &Tensor, train: bool) -> Outputs {
         let b = x.size()[0];
         let hw = x.size()[2] * x.size()[3];
@@ -172,8 +177,31 @@ impl Net {
         let has_kill = kill.ge(0).to_kind(Kind::Float);
         let scale = 1.0 / (d as f64).sqrt();
         let p_vec = self.promo_embed.index_select(0, &promo);
-        let logits = ((&q + &p_vec) * &k_dest).sum_dim_intlist(1, false, Kind::Float) * scale
-            + (u_origin * w_kill).sum_dim_intlist(1, false, Kind::Float) * has_kill * scale;
+        let dot = |a: &Tensor, b: &Tensor| (a * b).sum_dim_intlist(1, false, Kind::Float);
+        let mut terms = vec![
+            dot(&(&q + &p_vec), &k_dest) * scale,
+            dot(&u_origin, &w_kill) * has_kill * scale,
+        ];
+        // A move with several kills: its last kill scores like the first, with the same
+        // embeddings, so variants without such moves keep their parameters.
+        let last = cols(6);
+        let has_last = last.ge(0).to_kind(Kind::Float);
+        let w_last = part(&e, 3).index_select(0, &row(&last));
+        terms.push(dot(&u_origin, &w_last) * has_last * scale);
+        if let Some(shot) = &self.shot {
+            let s = shot
+                .forward(&h)
+                .reshape([b, 2 * d, hw])
+                .permute([0, 2, 1])
+                .reshape([b * hw, 2 * d]);
+            let (from, at) = (cols(7), cols(8));
+            let has_shot = from.ge(0).to_kind(Kind::Float);
+            let s_from = s.narrow(1, 0, d).index_select(0, &row(&from));
+            let s_at = s.narrow(1, d, d).index_select(0, &row(&at));
+            terms.push(dot(&s_from, &s_at) * has_shot * scale);
+        }
+        // Summed out of place: autograd still needs every term.
+        let logits = terms.into_iter().reduce(|a, b| a + b).expect("two terms");
         Outputs {
             move_logits: logits,
             wdl_logits,

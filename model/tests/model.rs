@@ -110,3 +110,44 @@ fn wrong_variant_architecture_and_corruption_are_clear_errors() {
     let e = Model::load(&stem, &v, None, Device::Cpu).unwrap_err();
     assert!(matches!(e, ModelError::Corrupt { .. }), "{e}");
 }
+
+/// Ko Shogi's network has the shot term and four more planes; it evaluates positions whose
+/// legal moves shoot, and its checkpoint reproduces the outputs.
+#[test]
+fn ko_shogi_evaluates_shots_and_round_trips() {
+    use rand::{Rng, SeedableRng};
+    let v = load_variant("ko-shogi").unwrap();
+    let model = Model::new(&v, &tiny(), Device::Cpu);
+    let hook = Model::new(&load_variant("hook-shogi").unwrap(), &tiny(), Device::Cpu);
+    assert!(model.encoder().has_shots() && !hook.encoder().has_shots());
+    assert!(model
+        .var_store()
+        .variables()
+        .keys()
+        .any(|k| k.starts_with("shot")));
+    assert!(!hook
+        .var_store()
+        .variables()
+        .keys()
+        .any(|k| k.starts_with("shot")));
+    // A position along a random game where some legal moves shoot.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    let mut pos = Position::start(&v);
+    let moves = loop {
+        let moves = pos.legal_moves();
+        if moves.iter().any(|m| m.shot_mask() != 0) {
+            break moves;
+        }
+        pos.make_move(moves[rng.gen_range(0..moves.len())]);
+    };
+    let dir = temp_dir("ko");
+    let stem = dir.join("m");
+    model.save(&stem).unwrap();
+    let back = Model::load(&stem, &v, None, Device::Cpu).unwrap();
+    let e1 = model.evaluate(vec![model.prepare(&pos, &moves)]);
+    let e2 = back.evaluate(vec![back.prepare(&pos, &moves)]);
+    assert_eq!(e1, e2);
+    assert_eq!(e1[0].priors.len(), moves.len());
+    let s: f32 = e1[0].priors.iter().sum();
+    assert!((s - 1.0).abs() < 1e-4, "priors sum {s}");
+}

@@ -42,23 +42,25 @@ impl Position {
     ///
     /// Leaps and slides count own-occupied squares as defended; paths run by the walker (bent,
     /// multi-leg and hopping moves) count only squares they can capture on as the board stands.
+    /// In Ko Shogi a piece also bears on every enemy its shots, later captures or arrival burn
+    /// could remove (from its generated moves). Each piece counts once per square.
     pub fn add_attack_counts(&self, by: Color, counts: &mut [u8]) {
         let g = &self.variant.geometry;
-        let bump = |counts: &mut [u8], at: i32| {
-            if let Some(i) = g.board_index(Square(at as u16)) {
-                counts[i] = counts[i].saturating_add(1);
-            }
-        };
+        let ko = self.variant.ko.as_deref();
+        let ko_ctx = ko.map(|k| k.context(self, by));
+        let mut hits: Vec<Square> = Vec::with_capacity(64);
+        let mut scratch = Vec::new();
         for &from in g.squares() {
             let p = self.board[from.index()];
             if !p.is_color(by) {
                 continue;
             }
+            hits.clear();
             let table = &self.variant.piece(p.kind()).moves[by.index()];
             let start = from.0 as i32;
             for l in table.leaps.iter().filter(|l| l.c) {
                 if !self.board[(start + l.delta) as usize].is_wall() {
-                    bump(counts, start + l.delta);
+                    hits.push(Square((start + l.delta) as u16));
                 }
             }
             for s in table.slides.iter().filter(|s| s.c) {
@@ -69,7 +71,7 @@ impl Position {
                     if q.is_wall() {
                         break;
                     }
-                    bump(counts, cur);
+                    hits.push(Square(cur as u16));
                     if !q.is_empty() {
                         break;
                     }
@@ -79,39 +81,45 @@ impl Position {
                 let (ff, fr) = (g.file_of(from) as i32, g.rank_of(from) as i32);
                 for &to in g.squares() {
                     let (df, dr) = (g.file_of(to) as i32 - ff, g.rank_of(to) as i32 - fr);
-                    let covered = table
-                        .leaps
-                        .iter()
-                        .any(|l| l.c && l.delta == to.0 as i32 - start)
-                        || table
-                            .slides
-                            .iter()
-                            .any(|s| s.c && self.slide_reaches(start, s, to));
                     if to != from
-                        && !covered
                         && table.reach.may_reach(df, dr)
                         && self.complex_attacks(from, p, to)
                     {
-                        bump(counts, to.0 as i32);
+                        hits.push(to);
                     }
+                }
+            }
+            if let (Some(k), Some(ctx)) = (ko, &ko_ctx) {
+                if k.has_special_threats(p) {
+                    k.special_threats(self, ctx, from, p, &mut scratch, &mut hits);
+                }
+            }
+            hits.sort_unstable();
+            hits.dedup();
+            for sq in &hits {
+                if let Some(i) = g.board_index(*sq) {
+                    counts[i] = counts[i].saturating_add(1);
                 }
             }
         }
     }
 
-    /// Whether slide `s` from mailbox cell `start` reaches `to` over empty squares.
-    fn slide_reaches(&self, start: i32, s: &crate::xbetza::Slide, to: Square) -> bool {
-        let mut cur = start;
-        for _ in 0..s.range {
-            cur += s.delta;
-            if cur == to.0 as i32 {
-                return true;
-            }
-            if !self.board[cur as usize].is_empty() {
-                return false;
-            }
+    /// The squares of `color`'s pieces that the opponent's nets hold still (Ko Shogi's skyward
+    /// and earthward nets); empty in other variants.
+    pub fn immobilized(&self, color: Color) -> Vec<Square> {
+        match self.variant.ko.as_deref() {
+            Some(k) => k.immobilized(self, color),
+            None => Vec::new(),
         }
-        false
+    }
+
+    /// The squares next to `color`'s poison flames, where a piece of the other side that ends
+    /// its move burns (Ko Shogi); empty in other variants.
+    pub fn burn_zone(&self, color: Color) -> Vec<Square> {
+        match self.variant.ko.as_deref() {
+            Some(k) => k.burn_zone(self, color),
+            None => Vec::new(),
+        }
     }
 
     /// Walks the paths of `by`'s pieces selected by `select` that can reach `sq`, looking for

@@ -1119,3 +1119,95 @@ fn unmake_restores_everything() {
     }
     assert_eq!(pos.legal_moves().len(), before.clone().legal_moves().len());
 }
+
+/// Attack counts for `by` at every board square.
+fn attack_counts(pos: &Position, by: Color) -> Vec<u8> {
+    let mut counts = vec![0; pos.variant().geometry.num_squares()];
+    pos.add_attack_counts(by, &mut counts);
+    counts
+}
+
+fn count_at(pos: &Position, by: Color, name: &str) -> u8 {
+    let g = &pos.variant().geometry;
+    attack_counts(pos, by)[g.board_index(sq(pos, name)).unwrap()]
+}
+
+/// The attack counts the network reads see what Ko Shogi's special moves threaten: a shot, the
+/// second capture of a double move, an arrival burn; and the burn zone and held pieces are
+/// reported. Without the special moves each count below would be 0.
+#[test]
+fn attack_counts_see_shots_double_captures_and_burns() {
+    // The cannon shoots m11 from k11 (over nothing): only a shot reaches it.
+    let pos = position("CN j10, G a1", "P m11, G s19", Color::Black);
+    assert_eq!(count_at(&pos, Color::Black, "m11"), 1);
+    // A sumo wrestler's second king step captures two squares away.
+    let pos = position("SW j10, G a1", "P j12, G s19", Color::Black);
+    assert_eq!(count_at(&pos, Color::Black, "j12"), 1);
+    // A poison flame moving to e11 burns d12, which none of its steps reach.
+    let pos = position("PF e10, G a1", "P d12, G s19", Color::Black);
+    assert_eq!(count_at(&pos, Color::Black, "d12"), 1);
+    assert_eq!(pos.burn_zone(Color::Black).len(), 8);
+    assert!(pos.burn_zone(Color::Black).contains(&sq(&pos, "d11")));
+    assert!(pos.burn_zone(Color::White).is_empty());
+    // The net on j10 holds l10.
+    let pos = position("EW j10, G a1", "SW l10, G s19", Color::White);
+    assert_eq!(pos.immobilized(Color::White), vec![sq(&pos, "l10")]);
+    assert!(pos.immobilized(Color::Black).is_empty());
+}
+
+/// Along random games, every enemy piece that a legal move could remove (kill, shot,
+/// capture on the destination, arrival burn) is counted as attacked by at least as many
+/// pieces as have such a move.
+#[test]
+fn attack_counts_cover_every_removal_along_random_games() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    let v = ko();
+    let g = &v.geometry;
+    let pf = v.kind_by_id("PF").unwrap();
+    let mut checked = 0;
+    for seed in 0..4 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut pos = Position::start(&v);
+        for _ in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            let us = pos.side_to_move();
+            let counts = attack_counts(&pos, us);
+            let mut by_square: std::collections::HashMap<koma_rules::Square, BTreeSet<_>> =
+                Default::default();
+            for m in &moves {
+                let mut gone = removed(&pos, m);
+                if pos.piece_at(m.from()).kind() == pf {
+                    for &s in g.squares() {
+                        let near = (g.file_of(s) as i32 - g.file_of(m.to()) as i32).abs() <= 1
+                            && (g.rank_of(s) as i32 - g.rank_of(m.to()) as i32).abs() <= 1;
+                        if near && s != m.to() {
+                            gone.push(s);
+                        }
+                    }
+                }
+                for s in gone {
+                    if pos.piece_at(s).is_color(us.opposite()) {
+                        by_square.entry(s).or_default().insert(m.from());
+                    }
+                }
+            }
+            for (s, froms) in by_square {
+                let c = counts[g.board_index(s).unwrap()] as usize;
+                assert!(
+                    c >= froms.len(),
+                    "{}: {} pieces can remove it, counted {c} in {}",
+                    g.name(s),
+                    froms.len(),
+                    pos.to_text()
+                );
+                checked += 1;
+            }
+            pos.make_move(moves[rng.gen_range(0..moves.len())]);
+        }
+    }
+    assert!(checked > 500, "only {checked} attacked squares checked");
+}

@@ -126,6 +126,14 @@ const PRESETS: &[(&str, &str)] = &[
         "hook-shogi-gpu",
         include_str!("../../configs/train/hook-shogi-gpu.toml"),
     ),
+    (
+        "ko-shogi-cpu",
+        include_str!("../../configs/train/ko-shogi-cpu.toml"),
+    ),
+    (
+        "ko-shogi-gpu",
+        include_str!("../../configs/train/ko-shogi-gpu.toml"),
+    ),
 ];
 
 impl RunConfig {

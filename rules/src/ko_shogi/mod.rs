@@ -33,6 +33,7 @@ mod nets;
 mod priests;
 mod promotion;
 mod shooting;
+mod threats;
 
 use crate::color::Color;
 use crate::geometry::Geometry;

@@ -66,34 +66,49 @@ impl KoShogi {
         let ctx = self.context(pos, us);
         for &from in pos.variant.geometry.squares() {
             let p = pos.board[from.index()];
-            if !p.is_color(us) || (!ctx.frozen.is_empty() && ctx.frozen.contains(&from)) {
-                continue;
+            if p.is_color(us) {
+                self.generate_piece(pos, &ctx, from, p, out);
             }
-            match &self.roles[p.kind().index()] {
-                Role::Table => pos.generate_kind_from(from, p, out),
-                Role::Pawn => {
-                    let start = out.len();
-                    pos.generate_kind_from(from, p, out);
-                    if !ctx.drum {
-                        let ahead = from.offset(self.forward[us.index()]);
-                        let mut i = start;
-                        while i < out.len() {
-                            if out[i].to() == ahead {
-                                out.remove(i);
-                            } else {
-                                i += 1;
-                            }
+        }
+    }
+
+    /// Appends the legal moves of the piece `p` on `from` (none when a net holds it).
+    pub(crate) fn generate_piece(
+        &self,
+        pos: &Position,
+        ctx: &Context,
+        from: Square,
+        p: Piece,
+        out: &mut Vec<Move>,
+    ) {
+        if !ctx.frozen.is_empty() && ctx.frozen.contains(&from) {
+            return;
+        }
+        let us = p.color();
+        match &self.roles[p.kind().index()] {
+            Role::Table => pos.generate_kind_from(from, p, out),
+            Role::Pawn => {
+                let start = out.len();
+                pos.generate_kind_from(from, p, out);
+                if !ctx.drum {
+                    let ahead = from.offset(self.forward[us.index()]);
+                    let mut i = start;
+                    while i < out.len() {
+                        if out[i].to() == ahead {
+                            out.remove(i);
+                        } else {
+                            i += 1;
                         }
                     }
                 }
-                Role::Priest { double } => self.priest_moves(pos, from, p, *double, out),
-                Role::Shooter(s) => {
-                    pos.generate_kind_from(from, p, out);
-                    self.shots(pos, &ctx, from, p, s, out);
-                }
-                Role::Double { cavalry } => self.double_moves(pos, from, p, *cavalry, out),
-                Role::Thunderclap => self.thunderclap_moves(pos, from, p, out),
             }
+            Role::Priest { double } => self.priest_moves(pos, from, p, *double, out),
+            Role::Shooter(s) => {
+                pos.generate_kind_from(from, p, out);
+                self.shots(pos, ctx, from, p, s, out);
+            }
+            Role::Double { cavalry } => self.double_moves(pos, from, p, *cavalry, out),
+            Role::Thunderclap => self.thunderclap_moves(pos, from, p, out),
         }
     }
 
