@@ -376,3 +376,93 @@ fn ladder_rates_a_runs_published_models() {
     assert!(!ok && err.contains("--games 3"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `koma arena --matches`: Hand Shogi's matches, won by two hands in a row with the first move
+/// alternating between hands; every recorded hand replays under the rules.
+#[test]
+fn arena_plays_matches_of_two_hands_in_a_row() {
+    let dir = std::env::temp_dir().join(format!("koma-arena-matches-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("hands.txt");
+    // Two random players: draws, broken runs and undecided matches all occur.
+    let (ok, out, err) = arena(&[
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--matches",
+        "6",
+        "--max-hands",
+        "5",
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("6 matches (first to win 2 hands in a row"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&record).unwrap();
+    // match -> (winner, [(A's colour, hand winner as "A"/"B"/"-")])
+    let mut matches: std::collections::BTreeMap<usize, (String, Vec<(String, String)>)> =
+        Default::default();
+    for line in text.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let m: usize = w[1].parse().unwrap();
+        let h: usize = w[4].parse().unwrap();
+        let a_color = w[5].trim_start_matches("a=").to_owned();
+        let result = line.split("result=\"").nth(1).unwrap();
+        let hand_winner = if result.starts_with("draw") {
+            "-"
+        } else if result.starts_with(&a_color.to_lowercase()) {
+            "A"
+        } else {
+            "B"
+        };
+        let entry = matches
+            .entry(m)
+            .or_insert_with(|| (w[2].trim_start_matches("winner=").to_owned(), vec![]));
+        assert_eq!(entry.1.len(), h, "hands in order: {line}");
+        // The first move alternates: A is Black in hand h of match m when m + h is even.
+        let expected = if (m + h) % 2 == 0 { "Black" } else { "White" };
+        assert_eq!(a_color, expected, "{line}");
+        entry.1.push((a_color, hand_winner.to_owned()));
+        let moves = line.split("moves: ").nth(1).unwrap();
+        let (ok, _, err) = koma(&["moves", "--variant", "hand-shogi", "--moves", moves]);
+        assert!(ok, "hand does not replay: {err}\n{line}");
+    }
+    assert_eq!(matches.len(), 6, "{text}");
+    for (m, (winner, hands)) in &matches {
+        let winners: Vec<&str> = hands.iter().map(|(_, w)| w.as_str()).collect();
+        let first_double = winners.windows(2).position(|p| p[0] == p[1] && p[0] != "-");
+        match first_double {
+            Some(i) => {
+                assert_eq!(i + 2, hands.len(), "match {m} went on after {winners:?}");
+                assert_eq!(winner, winners[i], "match {m}: {winners:?}");
+            }
+            None => {
+                assert_eq!(hands.len(), 5, "match {m} stopped early: {winners:?}");
+                assert_eq!(winner, "none");
+            }
+        }
+    }
+    assert!(out.contains("matches "), "{out}");
+    let (ok, _, err) = arena(&[
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--matches",
+        "2",
+        "--max-hands",
+        "1",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("at least 2 hands"), "{err}");
+    let (ok, _, err) = arena(&["--a", "greedy", "--b", "random"]);
+    assert!(!ok);
+    assert!(
+        err.contains("--games") || err.contains("--matches"),
+        "{err}"
+    );
+}

@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use clap::Args;
-use koma_engine::arena::{run_match, MatchConfig, PlayerSpec};
+use koma_engine::arena::{run_hand_matches, run_match, GameRecord, MatchConfig, PlayerSpec};
 use koma_rules::load_variant;
 
 /// Options of `koma arena`.
@@ -22,8 +22,16 @@ pub struct ArenaArgs {
     #[arg(long = "b", value_name = "PLAYER")]
     pub b: PlayerSpec,
     /// Games to play: an even number (pairs of one opening played with each colour).
+    #[arg(long, required_unless_present = "matches", conflicts_with = "matches")]
+    pub games: Option<usize>,
+    /// Play this many matches as Hand Shogi's rules define them instead of single games: a
+    /// match is won by the first player to win two hands (games) in a row, the first move
+    /// alternating between hands; A moves first in the first hand of even-numbered matches.
     #[arg(long)]
-    pub games: usize,
+    pub matches: Option<usize>,
+    /// With --matches: a match still undecided after this many hands is drawn.
+    #[arg(long, default_value_t = 10, requires = "matches")]
+    pub max_hands: usize,
     /// Random plies from the start position that make each pair's opening.
     #[arg(long, default_value_t = 4)]
     pub opening_plies: u32,
@@ -44,9 +52,9 @@ pub struct ArenaArgs {
     /// memory for search trees.
     #[arg(long)]
     pub concurrent: Option<usize>,
-    /// Write every game to this file, one line each: index, A's colour, result, then the
-    /// moves from the start position (the opening first), so that games can be replayed with
-    /// `koma moves --moves ...` or read.
+    /// Write every game to this file, one line each: index (with --matches: the match, its
+    /// winner and the hand), A's colour, result, then the moves from the start position (the
+    /// opening first), so that games can be replayed with `koma moves --moves ...` or read.
     #[arg(long, value_name = "FILE")]
     pub record: Option<std::path::PathBuf>,
 }
@@ -54,33 +62,54 @@ pub struct ArenaArgs {
 /// Plays the match and prints the results table.
 pub fn run(a: ArenaArgs) -> anyhow::Result<()> {
     let variant = load_variant(&a.variant)?;
-    let mut cfg = MatchConfig::new(variant, a.a, a.b, a.games);
+    let mut cfg = MatchConfig::new(variant, a.a, a.b, a.games.unwrap_or(0));
     cfg.opening_plies = a.opening_plies;
     cfg.seed = a.seed;
     cfg.threads = Some(a.threads);
     cfg.start = a.fen;
     cfg.max_plies = a.max_plies;
     cfg.concurrency = a.concurrent;
-    let report = run_match(&cfg)?;
-    println!("{report}");
-    if let Some(path) = &a.record {
-        let mut text = String::new();
-        for g in &report.games {
-            let forfeit = g
-                .forfeit
-                .as_ref()
-                .map(|f| format!(" forfeit=\"{f}\""))
-                .unwrap_or_default();
-            text.push_str(&format!(
-                "game {} a={:?} result=\"{}\"{forfeit} moves: {}\n",
-                g.index,
-                g.a_color,
-                g.outcome,
-                g.moves.join(" ")
-            ));
+    let mut text = String::new();
+    if let Some(matches) = a.matches {
+        let report = run_hand_matches(&cfg, matches, a.max_hands)?;
+        println!("{report}");
+        for (m, result) in report.matches.iter().enumerate() {
+            let winner = match result.winner {
+                Some(0) => "A",
+                Some(_) => "B",
+                None => "none",
+            };
+            for (h, g) in result.hands.iter().enumerate() {
+                text.push_str(&format!("match {m} winner={winner} hand {h} "));
+                text.push_str(&game_line(g));
+            }
         }
+    } else {
+        let report = run_match(&cfg)?;
+        println!("{report}");
+        for g in &report.games {
+            text.push_str(&format!("game {} ", g.index));
+            text.push_str(&game_line(g));
+        }
+    }
+    if let Some(path) = &a.record {
         std::fs::write(path, text)
             .with_context(|| format!("writing the games to {}", path.display()))?;
     }
     Ok(())
+}
+
+/// One game of the record file: A's colour, the result, then every move.
+fn game_line(g: &GameRecord) -> String {
+    let forfeit = g
+        .forfeit
+        .as_ref()
+        .map(|f| format!(" forfeit=\"{f}\""))
+        .unwrap_or_default();
+    format!(
+        "a={:?} result=\"{}\"{forfeit} moves: {}\n",
+        g.a_color,
+        g.outcome,
+        g.moves.join(" ")
+    )
 }

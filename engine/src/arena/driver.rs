@@ -17,7 +17,7 @@ use crate::arena::progress::Progress;
 use crate::arena::report::{GameRecord, MatchReport};
 use koma_model::{Model, Request};
 use koma_rules::PieceValues;
-use koma_rules::{Position, Variant};
+use koma_rules::{Color, Position, Variant};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -79,12 +79,6 @@ impl MatchConfig {
     }
 
     fn validate(&self) -> Result<(), ArenaError> {
-        let setting = |setting, reason: &str| {
-            Err(ArenaError::Setting {
-                setting,
-                reason: reason.to_owned(),
-            })
-        };
         if self.games == 0 {
             return setting("games", "at least one pair (2 games) is needed");
         }
@@ -98,6 +92,11 @@ impl MatchConfig {
                 ),
             );
         }
+        self.validate_play()
+    }
+
+    /// The settings every set of games needs, whatever decides which games are played.
+    fn validate_play(&self) -> Result<(), ArenaError> {
         if self.concurrency == Some(0) {
             return setting("concurrency", "at least one game must be in flight");
         }
@@ -106,6 +105,14 @@ impl MatchConfig {
         }
         Ok(())
     }
+}
+
+/// A bad setting, as an error.
+pub(crate) fn setting(setting: &'static str, reason: &str) -> Result<(), ArenaError> {
+    Err(ArenaError::Setting {
+        setting,
+        reason: reason.to_owned(),
+    })
 }
 
 /// libtorch's CPU thread count for the length of a match, restored afterwards so that a
@@ -172,10 +179,40 @@ impl Models {
     }
 }
 
+/// One game to play: its number (which seeds its players' and trees' random choices and
+/// orders the report), the colour player A has, and the opening it starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GamePlan {
+    /// Game number, unique within the match.
+    pub index: usize,
+    /// The colour of player A.
+    pub a_color: Color,
+    /// The opening: games with the same number play the same random opening.
+    pub opening: usize,
+}
+
 /// Plays a match and reports it. Game `2k` plays opening `k` with A as Black (the first
 /// player), game `2k + 1` the same opening with A as White.
 pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, ArenaError> {
     cfg.validate()?;
+    let plan: Vec<GamePlan> = (0..cfg.games)
+        .map(|index| GamePlan {
+            index,
+            a_color: if index % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            },
+            opening: index / 2,
+        })
+        .collect();
+    run_games(cfg, &plan)
+}
+
+/// Plays the games of `plan` with the players and settings of `cfg` (its `games` is not
+/// used) and reports them in the order of their numbers.
+pub fn run_games(cfg: &MatchConfig, plan: &[GamePlan]) -> Result<MatchReport, ArenaError> {
+    cfg.validate_play()?;
     let _threads = cfg
         .threads
         .filter(|_| cfg.a.is_model() || cfg.b.is_model())
@@ -218,39 +255,39 @@ pub fn run_match(cfg: &MatchConfig) -> Result<MatchReport, ArenaError> {
     }
     let mut externals = started;
     let values = PieceValues::new(&cfg.variant);
-    let pairs = cfg.games / 2;
-    let openings = (0..pairs)
-        .map(|p| opening(&start, cfg.opening_plies, cfg.seed, p))
+    let openings = plan
+        .iter()
+        .map(|g| opening(&start, cfg.opening_plies, cfg.seed, g.opening))
         .collect::<Result<Vec<_>, _>>()?;
-    let in_flight = cfg.concurrency.unwrap_or(cfg.games).min(cfg.games);
+    let games = plan.len();
+    let in_flight = cfg.concurrency.unwrap_or(games).min(games);
     tracing::info!(
         variant = %cfg.variant.id,
         a = %cfg.a,
         b = %cfg.b,
-        games = cfg.games,
+        games,
         in_flight,
-        "arena match starts"
+        "arena games start"
     );
 
     let setup = Setup {
         start: &start,
-        openings: &openings,
         movers: &movers,
         seed: cfg.seed,
         max_plies: cfg.max_plies,
     };
-    let mut progress = Progress::new(cfg.games, cfg.progress_every);
+    let mut progress = Progress::new(games, cfg.progress_every);
     let mut next = 0;
     let mut active: Vec<Game> = Vec::with_capacity(in_flight);
-    let mut records: Vec<GameRecord> = Vec::with_capacity(cfg.games);
+    let mut records: Vec<GameRecord> = Vec::with_capacity(games);
     let mut a_points = 0.0;
     // Per model: the games that sent a leaf this round and their requests.
     let mut batches: Vec<(Vec<usize>, Vec<Request>)> = (0..models.models.len())
         .map(|_| Default::default())
         .collect();
     loop {
-        while active.len() < in_flight && next < cfg.games {
-            active.push(Game::new(next, &setup));
+        while active.len() < in_flight && next < games {
+            active.push(Game::new(&plan[next], &openings[next], &setup));
             next += 1;
         }
         if active.is_empty() {

@@ -8,6 +8,7 @@
 //! evaluated or is over.
 
 use crate::arena::baseline::{greedy_move, random_move};
+use crate::arena::driver::GamePlan;
 use crate::arena::external::{ExternalEngine, Forfeit};
 use crate::arena::opening::sub_seed;
 use crate::arena::report::GameRecord;
@@ -71,8 +72,6 @@ impl Mover {
 pub struct Setup<'a> {
     /// The position every game starts from.
     pub start: &'a Position,
-    /// One opening per pair.
-    pub openings: &'a [Vec<Move>],
     /// How A (index 0) and B (index 1) choose their moves.
     pub movers: &'a [Mover; 2],
     /// The match seed.
@@ -129,15 +128,13 @@ pub struct Game {
 }
 
 impl Game {
-    /// Game `index` of the match: pair `index / 2`, with A as Black (the first player) in
-    /// even games and as White in odd ones, its opening already played.
-    pub fn new(index: usize, setup: &Setup<'_>) -> Game {
-        let pair = index / 2;
-        let a_color = if index % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
+    /// The game `plan` describes, its `opening` already played.
+    pub fn new(plan: &GamePlan, opening: &[Move], setup: &Setup<'_>) -> Game {
+        let GamePlan {
+            index,
+            a_color,
+            opening: pair,
+        } = *plan;
         let seed = setup.seed;
         let trees = [0, 1].map(|slot| match setup.movers[slot] {
             Mover::Search {
@@ -152,7 +149,6 @@ impl Game {
             )),
             _ => None,
         });
-        let opening = setup.openings.get(pair).map_or(&[][..], |o| &o[..]);
         let mut game = Game {
             index,
             pair,

@@ -8,6 +8,7 @@
 //! - [`opening`]: the seeded random openings that make paired games differ from each other;
 //! - [`game`]: one game in progress, with its search trees;
 //! - [`driver`]: runs every game of a match at once, batching model evaluations;
+//! - [`hand_match`]: matches as Hand Shogi's rules define them (two hands in a row);
 //! - [`report`] and [`elo`]: what a match says about the two players.
 
 pub mod baseline;
@@ -16,14 +17,16 @@ pub mod elo;
 pub mod error;
 pub mod external;
 pub mod game;
+pub mod hand_match;
 pub mod opening;
 pub mod player;
 pub mod progress;
 pub mod report;
 
-pub use driver::{run_match, MatchConfig};
+pub use driver::{run_games, run_match, GamePlan, MatchConfig};
 pub use elo::{elo_from_score, EloEstimate};
 pub use error::ArenaError;
+pub use hand_match::{run_hand_matches, HandMatch, HandMatchReport};
 pub use koma_rules::PieceValues;
 pub use player::{ModelPlayer, PlayerParseError, PlayerSpec, DEFAULT_SIMS};
 pub use report::{ColourStats, EndReason, GameRecord, MatchReport};

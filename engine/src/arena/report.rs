@@ -119,7 +119,8 @@ pub struct ColourStats {
 }
 
 impl ColourStats {
-    fn of<'a>(games: impl Iterator<Item = &'a GameRecord>) -> ColourStats {
+    /// A's results over `games`.
+    pub fn of<'a>(games: impl Iterator<Item = &'a GameRecord>) -> ColourStats {
         let mut s = ColourStats::default();
         for g in games {
             s.games += 1;
@@ -130,6 +131,19 @@ impl ColourStats {
             }
         }
         s
+    }
+
+    /// A row of the results tables: name, games, wins, draws, losses, score.
+    pub fn table_row(&self, name: &str) -> String {
+        format!(
+            "{:<10} {:>6} {:>7} {:>6} {:>8} {:>6.1}%",
+            name,
+            self.games,
+            self.wins,
+            self.draws,
+            self.losses,
+            100.0 * self.score()
+        )
     }
 
     /// A's mean score per game (0.5 when there are no games).
@@ -249,16 +263,7 @@ impl fmt::Display for MatchReport {
             ("A white", self.with_a_as(Color::White)),
         ];
         for (name, s) in rows {
-            writeln!(
-                f,
-                "{:<10} {:>6} {:>7} {:>6} {:>8} {:>6.1}%",
-                name,
-                s.games,
-                s.wins,
-                s.draws,
-                s.losses,
-                100.0 * s.score()
-            )?;
+            writeln!(f, "{}", s.table_row(name))?;
         }
         writeln!(f)?;
         let reasons: Vec<String> = self
