@@ -420,3 +420,27 @@ fn the_first_line_picks_the_protocol() {
     e.expect_prefix("uciok");
     e.quit();
 }
+
+/// UCI's `searchmoves`: the engine chooses only among the moves named (a bad one is reported),
+/// even where another move mates at once; without it, it mates.
+#[test]
+fn uci_searchmoves_restricts_the_moves_searched() {
+    let mut e = Engine::start("hand-shogi", "uci", &["--sims", "16"]);
+    e.send("uci");
+    e.expect_prefix("uciok");
+    let mate = "8k/9/9/9/7(SH)1/9/9/9/K8 b G";
+    e.send(&format!("position fen {mate}"));
+    e.send("go nodes 64 searchmoves a1a2 a1b1 z9z9");
+    let (best, before) = e.expect_prefix("bestmove ");
+    assert!(best == "bestmove a1a2" || best == "bestmove a1b1", "{best}");
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("info string error searchmoves z9z9")),
+        "{before:?}"
+    );
+    e.send("go nodes 64");
+    let (best, _) = e.expect_prefix("bestmove ");
+    assert_eq!(best, "bestmove G@h8");
+    e.quit();
+}

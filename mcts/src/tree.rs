@@ -90,6 +90,8 @@ pub struct Tree {
     pub(crate) root_win: Option<Move>,
     /// Piece values of the variant searched (made at the first leaf).
     values: Option<PieceValues>,
+    /// The moves the current root may choose from, when the caller restricted them.
+    root_moves: Option<Vec<Move>>,
 }
 
 impl Tree {
@@ -108,6 +110,7 @@ impl Tree {
             budget: 0,
             root_win: None,
             values: None,
+            root_moves: None,
         };
         t.clear();
         t
@@ -128,6 +131,15 @@ impl Tree {
         self.gumbel = None;
         self.noise_applied = false;
         self.root_win = None;
+        self.root_moves = None;
+    }
+
+    /// Lets the search of the current root choose only among `moves` (UCI's `searchmoves`, or
+    /// moves a GUI cannot show); `None` lifts the restriction. Moves that are not legal at the
+    /// root are ignored; if none is, the root keeps all its moves. The restriction ends when
+    /// the root changes. Call it before [`Tree::begin`].
+    pub fn restrict_root(&mut self, moves: Option<Vec<Move>>) {
+        self.root_moves = moves;
     }
 
     /// Starts a search of `budget` simulations from the current root; `noisy` adds exploration
@@ -333,6 +345,7 @@ impl Tree {
 
     /// Noise or Gumbel sampling for a freshly expanded or reused root.
     fn prepare_root(&mut self) {
+        self.apply_root_restriction();
         let (a, b) = self.edge_range(self.root);
         if b == a {
             return;
@@ -348,6 +361,40 @@ impl Tree {
                 e.prior = (1.0 - w) * e.raw_prior + w * x;
             }
             self.noise_applied = true;
+        }
+    }
+
+    /// Gives the root only the edges of the allowed moves: copies of them (sharing their
+    /// subtrees) at the end of the arena, so that walks under way through the old edges stay
+    /// valid.
+    fn apply_root_restriction(&mut self) {
+        let Some(allowed) = &self.root_moves else {
+            return;
+        };
+        let (a, b) = self.edge_range(self.root);
+        let kept: Vec<Edge> = self.edges[a..b]
+            .iter()
+            .filter(|e| allowed.contains(&e.mv))
+            .cloned()
+            .collect();
+        if kept.is_empty() || kept.len() == b - a {
+            return;
+        }
+        let sum: f32 = kept.iter().map(|e| e.raw_prior).sum();
+        let first = self.edges.len() as u32;
+        let n = kept.len() as u32;
+        self.edges.extend(kept.into_iter().map(|mut e| {
+            if sum > 0.0 {
+                e.raw_prior /= sum;
+                e.prior = e.raw_prior;
+            }
+            e
+        }));
+        let root = &mut self.nodes[self.root as usize];
+        root.first_edge = first;
+        root.n_edges = n;
+        if self.root_win.is_some_and(|w| !allowed.contains(&w)) {
+            self.root_win = None;
         }
     }
 
@@ -421,6 +468,7 @@ impl Tree {
             self.root = child;
             self.gumbel = None;
             self.root_win = None;
+            self.root_moves = None;
             // Compact when the discarded part dominates, so long games stay small.
             if self.edges.len() > 20_000 {
                 self.compact();

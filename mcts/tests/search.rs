@@ -201,3 +201,53 @@ fn the_material_term_takes_loose_pieces_and_keeps_its_own() {
     let (_, value) = best(LOOSE_GOLD, cfg);
     assert!(value.abs() < 1e-6, "value {value}");
 }
+
+/// A restricted root searches only the allowed moves, under PUCT and Gumbel, fresh and reused;
+/// the mate it is not allowed to play is not played. The restriction ends with the root.
+#[test]
+fn a_restricted_root_chooses_only_among_its_moves() {
+    for gumbel in [false, true] {
+        let mut pos = mate_position();
+        let allowed: Vec<_> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| {
+                let t = pos.move_text(m);
+                t == "a1a2" || t == "a1b1"
+            })
+            .collect();
+        assert_eq!(allowed.len(), 2);
+        let cfg = SearchConfig {
+            gumbel,
+            ..SearchConfig::default()
+        };
+        let mut tree = Tree::new(cfg, 7);
+        tree.restrict_root(Some(allowed.clone()));
+        let r = search(&mut tree, &mut pos, &UniformEvaluator, 200, 4, false).unwrap();
+        assert!(
+            allowed.contains(&r.best),
+            "{gumbel}: {}",
+            pos.move_text(&r.best)
+        );
+        assert_eq!(r.visits.len(), 2);
+        assert!(r.visits.iter().all(|(m, _)| allowed.contains(m)));
+        let total: f32 = r.policy.iter().map(|p| p.1).sum();
+        assert!((total - 1.0).abs() < 1e-4);
+        // A second search of the same root keeps the restriction on the reused root.
+        let r = search(&mut tree, &mut pos, &UniformEvaluator, 100, 1, false).unwrap();
+        assert_eq!(r.visits.len(), 2);
+        // Without a restriction, a fresh tree finds the mate.
+        let mut free = Tree::new(SearchConfig::default(), 7);
+        free.restrict_root(None);
+        let r = search(&mut free, &mut pos, &UniformEvaluator, 200, 1, false).unwrap();
+        assert_eq!(pos.move_text(&r.best), "G@h8");
+        // Moves none of which is legal leave the root its moves.
+        let mut odd = Tree::new(SearchConfig::default(), 7);
+        let mut start = Position::start(&load_variant("hand-shogi").unwrap());
+        let not_here = start.parse_move("e3e4").unwrap();
+        assert!(!pos.legal_moves().contains(&not_here));
+        odd.restrict_root(Some(vec![not_here]));
+        let r = search(&mut odd, &mut pos, &UniformEvaluator, 50, 1, false).unwrap();
+        assert!(r.visits.len() > 2);
+    }
+}

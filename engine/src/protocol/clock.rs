@@ -68,6 +68,15 @@ impl Clock {
     }
 }
 
+/// Splits the arguments of a UCI or USI `go` at `searchmoves`: the words before it, and the
+/// moves after it (which run to the end of the line), if it is there.
+pub fn split_searchmoves<'a>(words: &'a [&'a str]) -> (&'a [&'a str], Option<&'a [&'a str]>) {
+    match words.iter().position(|w| *w == "searchmoves") {
+        Some(i) => (&words[..i], Some(&words[i + 1..])),
+        None => (words, None),
+    }
+}
+
 /// Reads the arguments of a UCI or USI `go` into the clock of the side to move. The protocols
 /// name the first player's clock differently (UCI, after chess: `wtime`/`winc`; USI: `btime`/
 /// `binc`), so `first` is that letter (`'w'` or `'b'`) and `mover_is_first` says whose turn it
@@ -111,10 +120,6 @@ pub fn read_go(
             "movetime" if takes_value => clock.movetime = ms,
             "nodes" if takes_value => {
                 clock.nodes = value.map(|n| n.clamp(1, u32::MAX as u64) as u32)
-            }
-            "searchmoves" => {
-                problems.push("searchmoves is not supported; searching every move".into());
-                break;
             }
             _ => problems.push(format!("go: cannot read '{word}'")),
         }
@@ -206,9 +211,12 @@ mod tests {
         assert_eq!(c.nodes, Some(50));
         assert_eq!(c.movetime, Some(ms(9)));
         assert_eq!(p, vec!["go: cannot read 'x'".to_owned()]);
-        let (c, p) = read_go(&["infinite", "searchmoves", "e3e4"], 'w', true, ms(0));
-        assert!(c.infinite);
-        assert_eq!(p.len(), 1);
+        let words = ["infinite", "searchmoves", "e3e4", "e7e6"];
+        let (before, moves) = split_searchmoves(&words);
+        assert_eq!((before, moves), (&words[..1], Some(&words[2..])));
+        let (c, p) = read_go(before, 'w', true, ms(0));
+        assert!(c.infinite && p.is_empty());
+        assert_eq!(split_searchmoves(&words[..1]), (&words[..1], None));
         let (_, p) = read_go(&["wtime", "soon"], 'w', true, ms(0));
         assert_eq!(
             p,

@@ -36,8 +36,16 @@ impl Jobs {
         }
     }
 
-    /// Starts searching `start` + `moves` (after ending any search under way by cancelling it).
-    pub fn start(&mut self, start: Position, moves: Vec<Move>, limits: Limits, cb: Callbacks) {
+    /// Starts searching `start` + `moves` (after ending any search under way by cancelling it),
+    /// choosing among `root_moves` when given.
+    pub fn start(
+        &mut self,
+        start: Position,
+        moves: Vec<Move>,
+        root_moves: Option<Vec<Move>>,
+        limits: Limits,
+        cb: Callbacks,
+    ) {
         self.cancel();
         let stop = Arc::new(AtomicBool::new(false));
         let cancel = Arc::new(AtomicBool::new(false));
@@ -49,7 +57,14 @@ impl Jobs {
                 let Callbacks { mut progress, done } = cb;
                 let result = {
                     let mut s = searcher.lock().unwrap_or_else(|p| p.into_inner());
-                    s.think(&start, &moves, &limits, Some(&stop2), Some(&mut *progress))
+                    s.think_among(
+                        &start,
+                        &moves,
+                        root_moves.as_deref(),
+                        &limits,
+                        Some(&stop2),
+                        Some(&mut *progress),
+                    )
                 };
                 // An infinite search answers only when told to stop, even when it has
                 // nothing left to search (a proven win, a single move).

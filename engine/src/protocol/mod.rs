@@ -100,27 +100,53 @@ pub fn info_line(
     line
 }
 
+/// How a protocol writes and reads moves: `text` writes a move of the position it is given,
+/// `parse` reads one.
+pub struct MoveForm<T, P> {
+    /// Writes a move.
+    pub text: T,
+    /// Reads a move, or says what is wrong with it.
+    pub parse: P,
+}
+
 /// Starts a UCI or USI search: the `go` arguments read with the protocol's naming of the first
-/// player's clock (`first`: `'w'` in UCI, `'b'` in USI), `info` lines while it runs, `bestmove`
-/// at the end (`no_move` when the position has none), moves written by `text`.
-pub fn go_with_info(
+/// player's clock (`first`: `'w'` in UCI, `'b'` in USI), `searchmoves` restricting the moves
+/// searched, `info` lines while it runs, `bestmove` at the end (`no_move` when the position
+/// has none).
+pub fn go_with_info<T, P>(
     engine: &mut Engine,
     words: &[&str],
     out: &Out,
     first: char,
-    text: impl Fn(&Position, &Move) -> String + Send + Clone + 'static,
+    form: MoveForm<T, P>,
     no_move: &'static str,
-) {
-    let pos = engine.game().position().clone();
+) where
+    T: Fn(&Position, &Move) -> String + Send + Clone + 'static,
+    P: Fn(&mut Position, &str) -> Result<Move, String>,
+{
+    let MoveForm { text, parse } = form;
+    let mut pos = engine.game().position().clone();
     let mover_is_first = pos.side_to_move() == Color::Black;
+    let (words, searchmoves) = clock::split_searchmoves(words);
     let (clock, problems) = clock::read_go(words, first, mover_is_first, engine.config.overhead);
     for p in problems {
         out.line(format!("info string error {p}"));
     }
+    let root_moves = searchmoves.map(|texts| {
+        let mut moves = Vec::new();
+        for t in texts {
+            match parse(&mut pos, t) {
+                Ok(m) => moves.push(m),
+                Err(e) => out.line(format!("info string error searchmoves {t}: {e}")),
+            }
+        }
+        moves
+    });
     let (info_out, info_pos, info_text) = (out.clone(), pos.clone(), text.clone());
     let done_out = out.clone();
     engine.go(
         &clock,
+        root_moves,
         Callbacks {
             progress: Box::new(move |p| info_out.line(info_line(p, &info_pos, &info_text))),
             // The GUI sends the engine's move back with the next `position`.

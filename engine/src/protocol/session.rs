@@ -85,13 +85,14 @@ impl Engine {
         self.game().play(mv, Mover::Human);
     }
 
-    /// Starts searching the current position with the budget of `clock`.
-    pub fn go(&mut self, clock: &Clock, cb: Callbacks) {
+    /// Starts searching the current position with the budget of `clock`, choosing among
+    /// `root_moves` when given (UCI's `searchmoves`, drops a GUI cannot show).
+    pub fn go(&mut self, clock: &Clock, root_moves: Option<Vec<Move>>, cb: Callbacks) {
         let (start, moves) = {
             let g = self.game();
             (g.start().clone(), g.moves().to_vec())
         };
         let limits = clock.limits(self.config.default_sims);
-        self.jobs.start(start, moves, limits, cb);
+        self.jobs.start(start, moves, root_moves, limits, cb);
     }
 }

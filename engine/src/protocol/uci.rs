@@ -6,8 +6,8 @@
 use crate::protocol::letters::{parse_move, Letters};
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
-use crate::protocol::{go_with_info, parse_moves};
-use koma_rules::Position;
+use crate::protocol::{go_with_info, parse_moves, MoveForm};
+use koma_rules::{Move, Position};
 use std::time::Duration;
 
 /// Runs UCI on `lines` (the first, `uci`, included) until `quit` or the end of input.
@@ -38,7 +38,14 @@ pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &O
                 engine.set_position(Position::start(&engine.variant));
             }
             "position" => position(engine, &rest, out),
-            "go" => go_with_info(engine, &rest, out, 'w', |p, m| p.move_text(m), "(none)"),
+            "go" => {
+                let letters = Letters::of(&engine.variant);
+                let form = MoveForm {
+                    text: |p: &Position, m: &Move| p.move_text(m),
+                    parse: move |p: &mut Position, t: &str| parse_move(p, letters, t),
+                };
+                go_with_info(engine, &rest, out, 'w', form, "(none)")
+            }
             "stop" => engine.jobs.stop(),
             "ponderhit" => {}
             "d" => out.line(format!(

@@ -8,7 +8,7 @@
 use crate::protocol::letters::Letters;
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
-use crate::protocol::{go_with_info, parse_moves};
+use crate::protocol::{go_with_info, parse_moves, MoveForm};
 use koma_rules::{Geometry, Move, Position, Promotion, Square, Variant};
 use std::time::Duration;
 
@@ -199,14 +199,13 @@ pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &O
                 engine.set_position(Position::start(&engine.variant));
             }
             "position" => position(engine, &sfen, &rest, out),
-            "go" => go_with_info(
-                engine,
-                &rest,
-                out,
-                'b',
-                move |p, m| sfen.move_text(p, m),
-                "resign",
-            ),
+            "go" => {
+                let form = MoveForm {
+                    text: move |p: &Position, m: &Move| sfen.move_text(p, m),
+                    parse: |p: &mut Position, t: &str| sfen.parse_move(p, t),
+                };
+                go_with_info(engine, &rest, out, 'b', form, "resign")
+            }
             "stop" => engine.jobs.stop(),
             "ponderhit" | "gameover" => {}
             "quit" => break,

@@ -21,7 +21,7 @@ use crate::protocol::job::Callbacks;
 use crate::protocol::letters::{move_text as text, parse_move, Letters};
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
-use koma_rules::{Color, Outcome, Position, Variant};
+use koma_rules::{Color, Move, Outcome, Position, Variant};
 use std::time::Duration;
 
 /// XBoard's name for the variant: koma's id without dashes (XBoard variant names are single
@@ -291,16 +291,8 @@ pub fn describe(v: &Variant, letters: Option<Letters>, out: &Out) {
         expand_counts(&koma_to_letters(hand_field, l))
     };
     let table = piece_to_char(l);
-    // XBoard shows each holdable kind on one row beside the board, so it holds at most as
-    // many kinds as the board has ranks: the kinds past that (the last in the table) cannot
-    // be dropped in XBoard.
-    let kinds = l
-        .pairs()
-        .iter()
-        .filter(|(_, s)| !s.starts_with('+') && *s != "K")
-        .count();
     let holdings = if v.rules.drops {
-        kinds.min(g.ranks() as usize)
+        holdable(l).len().min(g.ranks() as usize)
     } else {
         0
     };
@@ -315,6 +307,67 @@ pub fn describe(v: &Variant, letters: Option<Letters>, out: &Out) {
             out.line(format!("piece {letter}& {betza}"));
         }
     }
+}
+
+/// The koma IDs of the kinds that can be held, in the order of XBoard's holdings.
+fn holdable(l: Letters) -> Vec<&'static str> {
+    l.pairs()
+        .iter()
+        .filter(|(_, s)| !s.starts_with('+') && *s != "K")
+        .map(|(id, _)| *id)
+        .collect()
+}
+
+/// The moves the engine may play under XBoard, when some legal ones are left out, because
+/// XBoard would refuse them, relay them otherwise or adjudicate them as a loss:
+/// - XBoard shows each holdable kind on one row beside the board, so it holds at most as many
+///   kinds as the board has ranks. A kind past that (Hand Shogi's Pard, the 10th) goes into
+///   XBoard's holdings as a pawn, and XBoard refuses its drop.
+/// - XBoard applies shogi's pawn rules to the kind lettered `P` (Hand Shogi's Soldier): it
+///   must promote on the last rank (XBoard relays the move with `+`), may not be dropped there,
+///   and a drop that mates loses. Hand Shogi's Soldier never promotes, and may do both.
+///
+/// Its other drop rules (knights not on the last two ranks, one pawn per file) are also Hand
+/// Shogi's, or stricter there.
+pub fn xboard_root_moves(pos: &Position, letters: Option<Letters>) -> Option<Vec<Move>> {
+    let l = letters?;
+    let v = pos.variant();
+    if !v.rules.drops {
+        return None;
+    }
+    let kinds = holdable(l);
+    let ranks = v.geometry.ranks() as usize;
+    let unholdable = &kinds[ranks.min(kinds.len())..];
+    let pawn = l.id("P");
+    let us = pos.side_to_move();
+    let mut after = pos.clone();
+    let legal = after.legal_moves();
+    let kept: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| {
+            let Some(k) = m.dropped() else {
+                // A board move of the Soldier to the last rank.
+                let mover = v.piece(pos.piece_at(m.from()).kind()).id.as_str();
+                return !(pawn == Some(mover) && v.on_last_rank(us, m.to()));
+            };
+            let id = v.piece(k).id.as_str();
+            if unholdable.contains(&id) {
+                return false;
+            }
+            if pawn != Some(id) {
+                return true;
+            }
+            if v.on_last_rank(us, m.to()) {
+                return false;
+            }
+            after.make_move(*m);
+            let mates = after.legal_moves().is_empty();
+            after.unmake_move();
+            !mates
+        })
+        .collect();
+    (kept.len() < legal.len()).then_some(kept)
 }
 
 /// koma's position text field in one-letter names.
@@ -374,19 +427,29 @@ fn expand_counts(s: &str) -> String {
     out
 }
 
-/// Piece types per side in XBoard 4.9's table: 22 base types, the promoted form of each 22
-/// places further on, and the King last.
+/// Piece types per side in the table koma sends: XBoard 4.9 has 66 per side, and a shorter
+/// table fills the first of them and gives its last letter to the King (type 65).
 const XBOARD_TYPES: usize = 44;
-/// Distance from a base type to its promoted form in XBoard's table.
-const XBOARD_PROMOTED: usize = 22;
+/// Distance from a base type to its promoted form in XBoard 4.9: by default types 0 to 10
+/// pair with 11 to 21 (`promoPartner`), and a captured piece whose type's letter is `+` goes
+/// to the holdings as its partner.
+const XBOARD_PROMOTED: usize = 11;
 
-/// XBoard's piece-to-char table: a letter for each of XBoard's piece types in its own order
-/// (pawn, knight, bishop, rook first, then others), `+` at the promoted form of each piece that
-/// promotes (so XBoard demotes a captured `+N` to a knight in hand), `.` for unused types, the
-/// King last; the first player's then the second's.
+/// XBoard's piece-to-char table: a letter for each of XBoard's piece types in its own order,
+/// `+` at the promoted form of each piece that promotes (so XBoard demotes a captured `+N` to
+/// a knight in hand), `.` for unused types, the King last; the first player's then the
+/// second's.
+///
+/// With the parent variant `shogi`, XBoard 4.9 applies shogi's rules by type number, whatever
+/// the letters: types 0 to 8 may promote in the zone (a move sent without a suffix is relayed
+/// with `=`, which koma reads as no promotion), the pawn (type 0) and the lance (type 4) must
+/// promote on the last rank, the knight (type 1) on the last two; pawn drops follow shogi's
+/// pawn rules. So `P` keeps type 0 and `N` type 1 (the same rules hold for them, but for the
+/// exceptions [`xboard_root_moves`] leaves out), type 4 stays unused, and the other letters
+/// take types 2, 3 and 5 onwards, in the table's order, which is also the holdings' order.
 fn piece_to_char(l: Letters) -> String {
     let mut first = vec!['.'; XBOARD_TYPES];
-    let mut next = 4;
+    let mut next = 5;
     for (_, letter) in l.pairs() {
         let Some(c) = letter.trim_start_matches('+').chars().next() else {
             continue;
@@ -444,8 +507,10 @@ fn think(engine: &mut Engine, st: &State, out: &Out) {
     let info_pos = pos.clone();
     let done_out = out.clone();
     let game = engine.game_handle();
+    let root_moves = xboard_root_moves(&pos, letters);
     engine.go(
         &clock,
+        root_moves,
         Callbacks {
             progress: Box::new(move |p| {
                 if post {
@@ -492,4 +557,101 @@ fn thinking(p: &crate::search::Progress, pos: &Position, letters: Option<Letters
         q.make_move(*m);
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koma_rules::load_variant;
+
+    /// XBoard 4.9 pairs types 0-10 with 11-21 and demotes a captured piece only when its own
+    /// type's letter is `+`: Hand Shogi's promoted knight must sit 11 after the knight, so a
+    /// captured `+N` goes to the hand as a knight. Type 4, which XBoard's shogi makes promote
+    /// on the last rank, stays unused.
+    #[test]
+    fn the_piece_table_puts_the_promoted_knight_where_xboard_pairs_it() {
+        let v = load_variant("hand-shogi").unwrap();
+        let table = piece_to_char(Letters::of(&v).unwrap());
+        let first: Vec<char> = table.chars().take(XBOARD_TYPES).collect();
+        assert_eq!(table.len(), 2 * XBOARD_TYPES);
+        assert_eq!(&first[..11].iter().collect::<String>(), "PNBR.LSOHGD");
+        assert_eq!(first[1 + 11], '+');
+        assert_eq!(first.iter().filter(|&&c| c == '+').count(), 1);
+        assert_eq!(first[XBOARD_TYPES - 1], 'K');
+        assert_eq!(
+            table[XBOARD_TYPES..],
+            table[..XBOARD_TYPES].to_ascii_lowercase()
+        );
+    }
+
+    /// Hand Shogi has ten droppable kinds and XBoard holds nine on a 9x9 board: the engine
+    /// does not drop the tenth (the Pard) under XBoard, and drops everything else.
+    #[test]
+    fn under_xboard_the_engine_does_not_drop_what_xboard_cannot_hold() {
+        let v = load_variant("hand-shogi").unwrap();
+        let l = Letters::of(&v);
+        let start = Position::start(&v);
+        assert_eq!(xboard_root_moves(&start, l), None, "no Pard in hand");
+        let mut pos = Position::from_text(&v, "8k/9/9/9/9/9/9/9/K8 b (PD)G").unwrap();
+        let kept = xboard_root_moves(&pos, l).expect("the Pard's drops are left out");
+        let legal = pos.legal_moves();
+        assert!(legal.iter().any(|m| pos.move_text(m).starts_with("PD@")));
+        assert!(kept.iter().all(|m| !pos.move_text(m).starts_with("PD@")));
+        assert!(kept.iter().any(|m| pos.move_text(m).starts_with("G@")));
+        assert_eq!(
+            kept.len(),
+            legal
+                .iter()
+                .filter(|m| !pos.move_text(m).starts_with("PD@"))
+                .count()
+        );
+    }
+
+    /// XBoard's shogi pawn rules hold for Hand Shogi's Soldier (its `P`), which Hand Shogi
+    /// lets drop on the last rank, mate by a drop and step onto the last rank without
+    /// promoting: the engine leaves those moves out under XBoard.
+    #[test]
+    fn under_xboard_the_soldier_keeps_to_xboards_pawn_rules() {
+        let v = load_variant("hand-shogi").unwrap();
+        let l = Letters::of(&v);
+        let texts = |pos: &Position, moves: &[Move]| -> Vec<String> {
+            moves.iter().map(|m| pos.move_text(m)).collect()
+        };
+        // Drops on the last rank.
+        let mut pos = Position::from_text(&v, "8k/9/9/9/9/9/9/9/K8 b (SO)").unwrap();
+        let moves = pos.legal_moves();
+        let legal = texts(&pos, &moves);
+        assert!(legal.contains(&"SO@e9".to_owned()));
+        let kept = texts(
+            &pos,
+            &xboard_root_moves(&pos, l).expect("some are left out"),
+        );
+        assert!(kept.iter().all(|m| !m.ends_with('9')), "{kept:?}");
+        assert!(kept.contains(&"SO@e8".to_owned()));
+        // A drop that mates.
+        let mut pos = Position::from_text(&v, "6lkl/9/6GG1/9/9/9/9/9/K8 b (SO)").unwrap();
+        let mate = pos.parse_move("SO@h8").unwrap();
+        pos.make_move(mate);
+        assert!(pos.legal_moves().is_empty(), "SO@h8 mates");
+        pos.unmake_move();
+        let legal = pos.legal_moves();
+        let kept = xboard_root_moves(&pos, l).expect("some are left out");
+        assert!(!kept.contains(&mate));
+        assert_eq!(
+            kept.len(),
+            legal.len() - 1 - 6,
+            "the mate and six last-rank drops"
+        );
+        // A step onto the last rank.
+        let mut pos = Position::from_text(&v, "k8/4(SO)4/9/9/9/9/9/9/K8 b -").unwrap();
+        let moves = pos.legal_moves();
+        let legal = texts(&pos, &moves);
+        assert!(legal.contains(&"e8e9".to_owned()));
+        let kept = texts(
+            &pos,
+            &xboard_root_moves(&pos, l).expect("the step is left out"),
+        );
+        assert!(!kept.contains(&"e8e9".to_owned()));
+        assert!(kept.contains(&"e8d8".to_owned()));
+    }
 }

@@ -73,6 +73,8 @@ pub struct Searcher<E: Evaluator> {
     /// The game the tree's root belongs to: its start position text and the moves played to
     /// the root.
     root: Option<(String, Vec<Move>)>,
+    /// Whether the last search had its root moves restricted (its root then lacks edges).
+    restricted: bool,
 }
 
 impl<E: Evaluator> std::fmt::Debug for Searcher<E> {
@@ -93,6 +95,7 @@ impl<E: Evaluator> Searcher<E> {
             opts,
             tree,
             root: None,
+            restricted: false,
         }
     }
 
@@ -131,6 +134,20 @@ impl<E: Evaluator> Searcher<E> {
         moves: &[Move],
         limits: &Limits,
         stop: Option<&AtomicBool>,
+        progress: Option<&mut dyn FnMut(&Progress)>,
+    ) -> Result<Thought, SearchError> {
+        self.think_among(start, moves, None, limits, stop, progress)
+    }
+
+    /// [`Searcher::think`] choosing only among `root_moves` when given (legal ones; all moves
+    /// when none of them is legal).
+    pub fn think_among(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        root_moves: Option<&[Move]>,
+        limits: &Limits,
+        stop: Option<&AtomicBool>,
         mut progress: Option<&mut dyn FnMut(&Progress)>,
     ) -> Result<Thought, SearchError> {
         let began = Instant::now();
@@ -142,7 +159,24 @@ impl<E: Evaluator> Searcher<E> {
         if legal.is_empty() || pos.outcome_given(false).is_some() {
             return Err(SearchError::GameOver);
         }
+        // Only a restriction that leaves out some legal move, and keeps one, changes anything.
+        let root_moves: Option<Vec<Move>> = root_moves
+            .map(|r| {
+                legal
+                    .iter()
+                    .copied()
+                    .filter(|m| r.contains(m))
+                    .collect::<Vec<_>>()
+            })
+            .filter(|r: &Vec<Move>| !r.is_empty() && r.len() < legal.len());
+        // A restricted root lacks edges, so it is not reused by a search with other moves.
+        if self.restricted || root_moves.is_some() {
+            self.tree.clear();
+            self.root = None;
+        }
         self.sync(start, moves);
+        self.restricted = root_moves.is_some();
+        self.tree.restrict_root(root_moves);
         // Gumbel plans its halving phases on the simulation budget; a time-only search plans
         // on a generous one and is cut by the clock.
         let budget = limits.sims.unwrap_or(if limits.time.is_some() {
