@@ -5,9 +5,8 @@
 # xvfb with apt-get when missing (as root); where they cannot be had it says so and skips.
 # Usage: scripts/xboard-match.sh [GAMES] [RUN_DIR]   (default: 2 games, an untrained network)
 # Output: target/xboard-match/ (games.pgn, xboard.log).
-# Known limit: XBoard keeps its own holdings, and after some captures of a promoted knight they
-# disagree with the rules' (it then refuses a legal knight drop as "Impossible move"); the match
-# fails with that message when it happens.
+# XBoard holds nine kinds on a 9x9 board; koma-engine does not drop the tenth (the Pard) under
+# XBoard, so every move it sends is one XBoard accepts.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
