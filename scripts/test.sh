@@ -23,5 +23,3 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo test --workspace --release
 # The page of `koma play` in a real browser (skipped, saying so, where Chromium cannot be had).
 scripts/browser-test.sh
-# A real GUI: two koma-engines in XBoard under Xvfb (skipped, saying so, where they cannot be had).
-scripts/xboard-match.sh 2
