@@ -98,7 +98,7 @@ impl HandMatchReport {
     }
 
     /// Every hand of every match.
-    pub fn hands(&self) -> impl Iterator<Item = &GameRecord> {
+    pub fn hands(&self) -> impl Iterator<Item = &GameRecord> + Clone {
         self.matches.iter().flat_map(|m| m.hands.iter())
     }
 
@@ -147,16 +147,10 @@ impl fmt::Display for HandMatchReport {
             .collect();
         writeln!(f)?;
         writeln!(f, "hands per match: {}", lengths.join(" "))?;
-        let mut reasons: Vec<(EndReason, usize)> = Vec::new();
-        for hand in self.hands() {
-            let r = EndReason::from(hand.outcome);
-            match reasons.iter_mut().find(|(x, _)| *x == r) {
-                Some((_, n)) => *n += 1,
-                None => reasons.push((r, 1)),
-            }
-        }
-        reasons.sort();
-        let reasons: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
+        let reasons: Vec<String> = EndReason::count(self.hands())
+            .iter()
+            .map(|(r, n)| format!("{r} {n}"))
+            .collect();
         writeln!(f, "hand end reasons: {}", reasons.join(", "))?;
         write!(f, "Elo of A over B (per match): {}", self.elo())
     }

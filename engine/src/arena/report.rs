@@ -40,6 +40,26 @@ impl EndReason {
     ];
 }
 
+impl EndReason {
+    /// How many of `games` ended for each reason, in report order (reasons that never
+    /// occurred left out).
+    pub fn count<'a>(
+        games: impl Iterator<Item = &'a GameRecord> + Clone,
+    ) -> Vec<(EndReason, usize)> {
+        EndReason::ALL
+            .iter()
+            .map(|&r| {
+                let n = games
+                    .clone()
+                    .filter(|g| EndReason::from(g.outcome) == r)
+                    .count();
+                (r, n)
+            })
+            .filter(|&(_, n)| n > 0)
+            .collect()
+    }
+}
+
 impl From<Outcome> for EndReason {
     fn from(o: Outcome) -> EndReason {
         match o {
@@ -204,18 +224,7 @@ impl MatchReport {
 
     /// How many games ended for each reason (reasons that never occurred left out).
     pub fn end_reasons(&self) -> Vec<(EndReason, usize)> {
-        EndReason::ALL
-            .iter()
-            .map(|&r| {
-                let n = self
-                    .games
-                    .iter()
-                    .filter(|g| EndReason::from(g.outcome) == r)
-                    .count();
-                (r, n)
-            })
-            .filter(|&(_, n)| n > 0)
-            .collect()
+        EndReason::count(self.games.iter())
     }
 
     /// Mean game length in plies (opening included); 0 without games.
