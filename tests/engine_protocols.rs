@@ -416,8 +416,15 @@ fn the_first_line_picks_the_protocol() {
     e.send("");
     e.send("hello");
     e.expect_prefix("Error (unknown protocol");
+    // A line that is not UTF-8 gets the same reply; the session goes on.
+    e.stdin.write_all(b"\xff\xfehello\r\n").unwrap();
+    e.stdin.flush().unwrap();
+    let (line, _) = e.expect_prefix("Error (unknown protocol");
+    assert!(line.contains('\u{fffd}'), "{line}");
     e.send("uci");
     e.expect_prefix("uciok");
+    e.send("isready\r");
+    e.expect_prefix("readyok");
     e.quit();
 }
 

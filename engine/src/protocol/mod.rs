@@ -28,9 +28,18 @@ use std::io::BufRead;
 
 /// Reads commands from `input` until `quit` or its end, answering on `out`.
 pub fn serve(engine: &mut Engine, input: impl BufRead, out: &Out) {
-    let mut lines = input.lines().map_while(Result::ok).inspect(|l| {
-        tracing::debug!("< {l}");
-    });
+    // Lines that are not UTF-8 are read lossily (a bad byte becomes U+FFFD), so a GUI's stray
+    // byte gets the protocol's error reply instead of ending the session.
+    let mut lines = input
+        .split(b'\n')
+        .map_while(Result::ok)
+        .map(|bytes| {
+            let line = String::from_utf8_lossy(&bytes);
+            line.strip_suffix('\r').unwrap_or(&line).to_owned()
+        })
+        .inspect(|l| {
+            tracing::debug!("< {l}");
+        });
     loop {
         let Some(first) = lines.next() else { return };
         let word = first
