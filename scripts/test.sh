@@ -23,3 +23,7 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo test --workspace --release
 # The page of `koma play` in a real browser (skipped, saying so, where Chromium cannot be had).
 scripts/browser-test.sh
+# A real GUI: two koma-engines in Debian's xboard under Xvfb, Hand Shogi and Gyaku-sama Shogi
+# (skipped, saying so, where xboard and xvfb cannot be had).
+scripts/xboard-match.sh 2 hand-shogi
+scripts/xboard-match.sh 2 gyaku-sama-shogi

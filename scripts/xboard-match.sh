@@ -1,17 +1,31 @@
 #!/usr/bin/env bash
-# A real GUI: Debian's xboard under Xvfb runs an engine-against-engine Hand Shogi match between
-# two koma-engine processes, saves the PGN, and tests/xboard/check_match.py checks that every
-# game is complete and every move legal by replaying it with `koma moves`. Installs xboard and
-# xvfb with apt-get when missing (as root); where they cannot be had it says so and skips.
-# Usage: scripts/xboard-match.sh [GAMES] [RUN_DIR]   (default: 2 games, an untrained network)
-# Output: target/xboard-match/ (games.pgn, xboard.log).
-# XBoard holds nine kinds on a 9x9 board; koma-engine does not drop the tenth (the Pard) under
-# XBoard, so every move it sends is one XBoard accepts.
+# A real GUI: Debian's xboard under Xvfb runs an engine-against-engine match between two
+# koma-engine processes, saves the PGN, and tests/xboard/check_match.py checks that every game
+# is complete and every move legal by replaying it with `koma moves`. Installs xboard and xvfb
+# with apt-get when missing (as root); where they cannot be had it says so and skips.
+# Usage: scripts/xboard-match.sh [GAMES] [VARIANT] [RUN_DIR]
+#   GAMES: default 2; VARIANT: hand-shogi (default) or gyaku-sama-shogi; RUN_DIR: a run whose
+#   newest model plays (default: an untrained network of the variant).
+# Output: target/xboard-match/VARIANT/ (games.pgn, xboard.log).
+# - Hand Shogi: XBoard tests legality with its shogi rules. It holds nine kinds on a 9x9 board;
+#   koma-engine does not drop the tenth (the Pard) under XBoard, nor play the Soldier moves
+#   XBoard reads as a pawn's, so every move it sends is one XBoard accepts.
+# - Gyaku-sama Shogi (13x13): XBoard draws the board (parent variant chu) with legality testing
+#   off and relays the moves: multi-leg moves leg by leg, `+` on every capture (the capturer
+#   promotes, or turns back). Its own draw rules are off; the engines claim every result.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 games="${1:-2}"
-run_dir="${2:-}"
+variant="${2:-hand-shogi}"
+run_dir="${3:-}"
+case "$variant" in
+  hand-shogi) gui=(-variant handshogi) ;;
+  gyaku-sama-shogi)
+    gui=(-variant gyakusamashogi -testLegality false -ruleMoves 0 -repeatsToDraw 0 -testClaims false)
+    ;;
+  *) echo "xboard match: XBoard cannot play $variant (hand-shogi or gyaku-sama-shogi)" >&2; exit 1 ;;
+esac
 skip() {
   echo "xboard match SKIPPED: $*" >&2
   exit 0
@@ -29,22 +43,22 @@ if ! command -v xboard >/dev/null || ! command -v xvfb-run >/dev/null; then
     skip "xboard and xvfb are not installed (apt-get install xboard xvfb)"
   fi
 fi
-out="$root/target/xboard-match"
+out="$root/target/xboard-match/$variant"
 rm -rf "$out"
 mkdir -p "$out"
 if [ -n "$run_dir" ]; then
   source=(--run-dir "$(cd "$run_dir" && pwd)")
 else
-  "$koma" new-model --variant hand-shogi --out "$out/model" >/dev/null || exit 1
+  "$koma" new-model --variant "$variant" --out "$out/model" >/dev/null || exit 1
   source=(--model "$out/model")
 fi
 cmd="$engine ${source[*]} --sims 16"
 # Each side has 5 seconds a game; the engines claim the result (mate, repetition, length).
 timeout 900 xvfb-run -a -s "-screen 0 1280x1024x24" xboard \
-  -fcp "$cmd" -scp "$cmd" -variant handshogi \
+  -fcp "$cmd" -scp "$cmd" "${gui[@]}" \
   -matchMode true -matchGames "$games" -saveGameFile "$out/games.pgn" \
   -timeControl 0:05 -timeIncrement 0 -xponder -popupExitMessage false -autoCallFlag true \
   -debug -nameOfDebugFile "$out/xboard.log" >"$out/xboard.out" 2>&1
 status=$?
 [ $status = 0 ] || { echo "xboard match: xboard exited with $status" >&2; tail -5 "$out/xboard.out" >&2; exit 1; }
-exec python3 tests/xboard/check_match.py "$koma" "$out/xboard.log" "$out/games.pgn" "$games"
+exec python3 tests/xboard/check_match.py "$koma" "$variant" "$out/xboard.log" "$out/games.pgn" "$games"

@@ -17,29 +17,94 @@
 //! | PD | D | Pard |
 //! | O | O | Onager |
 //! | H | H | Hasty |
+//!
+//! Gyaku-sama Shogi's (13x13, no drops) keeps the one-letter IDs and gives the others a free
+//! letter, Chu Shogi's where it has one; a promoted form is `+` and its base's letter:
+//!
+//! | koma | letter | koma | letter | koma | letter |
+//! |---|---|---|---|---|---|
+//! | BT (blind tiger) | T | FL (ferocious leopard) | F | KY (kirin) | O |
+//! | PH (phoenix) | X | VM (vertical mover) | V | DH (dragon horse) | H |
+//! | DK (dragon king) | E | SS (side soldier) | M | CS (chariot soldier) | C |
+//! | LN (lion) | I | BG (bishop general) | A | RG (rook general) | J |
+//! | WB (water buffalo) | W | VG (vice general) | U | FD (fire demon) | Z |
 
 use koma_rules::fen::id_token;
 use koma_rules::{Color, Move, NotationError, Position, Variant};
 
 /// koma piece IDs and their letters, per variant, in the order XBoard's piece table and
 /// holdings list them (see [`crate::protocol::xboard`]).
-const TABLES: &[(&str, &[(&str, &str)])] = &[(
-    "hand-shogi",
-    &[
-        ("SO", "P"),
-        ("N", "N"),
-        ("T", "B"),
-        ("SH", "R"),
-        ("L", "L"),
-        ("S", "S"),
-        ("O", "O"),
-        ("H", "H"),
-        ("G", "G"),
-        ("PD", "D"),
-        ("+N", "+N"),
-        ("K", "K"),
-    ],
-)];
+const TABLES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "hand-shogi",
+        &[
+            ("SO", "P"),
+            ("N", "N"),
+            ("T", "B"),
+            ("SH", "R"),
+            ("L", "L"),
+            ("S", "S"),
+            ("O", "O"),
+            ("H", "H"),
+            ("G", "G"),
+            ("PD", "D"),
+            ("+N", "+N"),
+            ("K", "K"),
+        ],
+    ),
+    (
+        "gyaku-sama-shogi",
+        &[
+            ("P", "P"),
+            ("D", "D"),
+            ("N", "N"),
+            ("S", "S"),
+            ("BT", "T"),
+            ("FL", "F"),
+            ("G", "G"),
+            ("L", "L"),
+            ("KY", "O"),
+            ("PH", "X"),
+            ("VM", "V"),
+            ("B", "B"),
+            ("SS", "M"),
+            ("R", "R"),
+            ("DH", "H"),
+            ("DK", "E"),
+            ("CS", "C"),
+            ("LN", "I"),
+            ("Q", "Q"),
+            ("BG", "A"),
+            ("RG", "J"),
+            ("WB", "W"),
+            ("VG", "U"),
+            ("FD", "Z"),
+            ("+P", "+P"),
+            ("+D", "+D"),
+            ("+N", "+N"),
+            ("+S", "+S"),
+            ("+BT", "+T"),
+            ("+FL", "+F"),
+            ("+G", "+G"),
+            ("+L", "+L"),
+            ("+KY", "+O"),
+            ("+PH", "+X"),
+            ("+VM", "+V"),
+            ("+B", "+B"),
+            ("+SS", "+M"),
+            ("+R", "+R"),
+            ("+DH", "+H"),
+            ("+DK", "+E"),
+            ("+CS", "+C"),
+            ("+LN", "+I"),
+            ("+Q", "+Q"),
+            ("+BG", "+A"),
+            ("+RG", "+J"),
+            ("+WB", "+W"),
+            ("K", "K"),
+        ],
+    ),
+];
 
 /// A variant's one-letter names.
 #[derive(Debug, Clone, Copy)]

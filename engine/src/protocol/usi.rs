@@ -21,8 +21,12 @@ pub struct Sfen {
 }
 
 impl Sfen {
-    /// The mapping of `v`, if USI can play it.
+    /// The mapping of `v`, if USI can play it: a variant with one-letter names on a board
+    /// whose files are single digits (USI's squares are `9a` .. `1i`).
     pub fn of(v: &Variant) -> Option<Sfen> {
+        if v.geometry.files() > 9 {
+            return None;
+        }
         Some(Sfen {
             letters: Letters::of(v)?,
             files: v.geometry.files(),

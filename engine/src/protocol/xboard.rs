@@ -2,8 +2,8 @@
 //!
 //! Moves are koma's canonical text, which is what XBoard itself sends and expects for these
 //! games: squares `a1`..., a multi-leg move leg by leg with commas (`e5f6,f6g7`, the igui
-//! `e5f6,f6e5`), the turn skip `e5e5` (XBoard's null move `@@@@` is read as a skip where
-//! one is legal), drops as `P@e5` and promotions with `+` (`=` declines). XBoard knows
+//! `e5f6,f6e5`), the turn skip as XBoard's null move `@@@@` (koma's `e5e5` is read too), drops
+//! as `P@e5` and promotions with `+` (`=` declines). XBoard knows
 //! pieces by one letter, so drops and positions use the variant's letters
 //! ([`crate::protocol::letters`]) where it has them.
 //!
@@ -18,7 +18,7 @@
 use crate::play::game::{outcome_sentence, Mover};
 use crate::protocol::clock::Clock;
 use crate::protocol::job::Callbacks;
-use crate::protocol::letters::{move_text as text, parse_move, Letters};
+use crate::protocol::letters::{move_text, parse_move, Letters};
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
 use koma_rules::{Color, Move, Outcome, Position, Variant};
@@ -290,17 +290,22 @@ pub fn describe(v: &Variant, letters: Option<Letters>, out: &Out) {
     } else {
         expand_counts(&koma_to_letters(hand_field, l))
     };
-    let table = piece_to_char(l);
-    let holdings = if v.rules.drops {
-        holdable(l).len().min(g.ranks() as usize)
+    if v.rules.drops {
+        let table = piece_to_char(l);
+        let holdings = holdable(l).len().min(g.ranks() as usize);
+        out.line(format!(
+            "setup ({table}) {}x{}+{holdings}_shogi {board}[{hand}] w 0 1",
+            g.files(),
+            g.ranks()
+        ));
     } else {
-        0
-    };
-    out.line(format!(
-        "setup ({table}) {}x{}+{holdings}_shogi {board}[{hand}] w 0 1",
-        g.files(),
-        g.ranks()
-    ));
+        out.line(format!(
+            "setup ({}) {}x{}+0_chu {board} w 0 1",
+            chu_piece_to_char(l),
+            g.files(),
+            g.ranks()
+        ));
+    }
     for (id, letter) in l.pairs() {
         if let Some(k) = v.kind_by_id(id) {
             let betza = &v.piece(k).betza;
@@ -347,9 +352,13 @@ pub fn xboard_root_moves(pos: &Position, letters: Option<Letters>) -> Option<Vec
         .copied()
         .filter(|m| {
             let Some(k) = m.dropped() else {
-                // A board move of the Soldier to the last rank.
                 let mover = v.piece(pos.piece_at(m.from()).kind()).id.as_str();
-                return !(pawn == Some(mover) && v.on_last_rank(us, m.to()));
+                if pawn != Some(mover) {
+                    return true;
+                }
+                // The Soldier: not to the last rank, and no sideways step XBoard would take
+                // for an en-passant capture.
+                return !v.on_last_rank(us, m.to()) && !en_passant_in_xboard(pos, *m);
             };
             let id = v.piece(k).id.as_str();
             if unholdable.contains(&id) {
@@ -368,6 +377,33 @@ pub fn xboard_root_moves(pos: &Position, letters: Option<Letters>) -> Option<Vec
         })
         .collect();
     (kept.len() < legal.len()).then_some(kept)
+}
+
+/// Whether XBoard would apply `m`, a Soldier's step, as an en-passant capture. XBoard 4.9's
+/// `ApplyMove` takes any move of a type-0 piece (its pawn) that changes file onto an empty
+/// square from the far half of the board as one, and removes whatever stands on the square
+/// behind the destination. Its board then loses that piece while koma's keeps it, and a later
+/// move of the lost piece is refused as illegal. Only a non-capturing sideways step with a
+/// piece behind its destination is affected; the halves are taken one rank wide of XBoard's
+/// (the middle rank counts for both players).
+fn en_passant_in_xboard(pos: &Position, m: Move) -> bool {
+    let g = &pos.variant().geometry;
+    let (from, to) = (m.from(), m.to());
+    if g.file_of(from) == g.file_of(to) || !pos.piece_at(to).is_empty() {
+        return false;
+    }
+    let (rank, ranks) = (g.rank_of(from) as i32, g.ranks() as i32);
+    // Ranks from the mover's side: XBoard's check is `fromY >= half` for the first player and
+    // `fromY < half` for the second, on its own rank numbers.
+    let (far_half, back) = match pos.side_to_move() {
+        Color::Black => (rank >= ranks / 2, -1),
+        Color::White => (rank <= ranks / 2, 1),
+    };
+    let behind = g.rank_of(to) as i32 + back;
+    far_half
+        && (0..ranks).contains(&behind)
+        && g.square(g.file_of(to), behind as u8)
+            .is_some_and(|sq| !pos.piece_at(sq).is_empty())
 }
 
 /// koma's position text field in one-letter names.
@@ -483,6 +519,42 @@ fn piece_to_char(l: Letters) -> String {
     format!("{first}{}", first.to_ascii_lowercase())
 }
 
+/// XBoard 4.9's types whose moves it applies its own way whatever the letters, left out of
+/// the table for a variant without drops: the pawn (0: en passant, see
+/// [`en_passant_in_xboard`]) and its partner (11), the falcon, lance and cobra (17 to 19), the
+/// lion (21: Chu's lion-capture rules) and the monarch (50: royal in Chu).
+const XBOARD_SPECIAL_TYPES: [usize; 7] = [0, 11, 17, 18, 19, 21, 50];
+
+/// The piece-to-char table for a variant without drops, with the parent variant `chu`: the
+/// base letters in the types XBoard gives no rules of its own, then each promoted form as
+/// `^X` (XBoard 4.9 makes that type the promoted partner of the type lettered X, in both
+/// directions, so a `+` on a move promotes a base piece and turns a promoted one back, as a
+/// capture does in Gyaku-sama Shogi), the King last. XBoard is run with legality testing off
+/// for such a variant: it relays the engines' moves and draws the board, and knows nothing of
+/// its rules.
+fn chu_piece_to_char(l: Letters) -> String {
+    let mut slots: Vec<String> = Vec::new();
+    let place = |token: String, slots: &mut Vec<String>| {
+        while XBOARD_SPECIAL_TYPES.contains(&slots.len()) {
+            slots.push(".".into());
+        }
+        slots.push(token);
+    };
+    for (_, letter) in l.pairs() {
+        if !letter.starts_with('+') && *letter != "K" {
+            place((*letter).to_owned(), &mut slots);
+        }
+    }
+    for (_, letter) in l.pairs() {
+        if let Some(base) = letter.strip_prefix('+') {
+            place(format!("^{base}"), &mut slots);
+        }
+    }
+    place("K".into(), &mut slots);
+    let first = slots.concat();
+    format!("{first}{}", first.to_ascii_lowercase())
+}
+
 /// Starts a search for the engine's move (or an analysis).
 fn think(engine: &mut Engine, st: &State, out: &Out) {
     let mut pos = engine.game().position().clone();
@@ -537,6 +609,16 @@ fn think(engine: &mut Engine, st: &State, out: &Out) {
     );
 }
 
+/// A move as sent to XBoard: koma's text, drops by letter, and a turn skip as XBoard's null
+/// move `@@@@` (XBoard refuses a move that starts and ends on one square).
+fn text(pos: &Position, letters: Option<Letters>, m: &Move) -> String {
+    if m.is_skip() {
+        "@@@@".to_owned()
+    } else {
+        move_text(pos, letters, m)
+    }
+}
+
 /// A thinking line: `ply score time nodes pv` (score in centipawns, time in centiseconds).
 fn thinking(p: &crate::search::Progress, pos: &Position, letters: Option<Letters>) -> String {
     let score = if p.proven_win {
@@ -582,6 +664,74 @@ mod tests {
             table[XBOARD_TYPES..],
             table[..XBOARD_TYPES].to_ascii_lowercase()
         );
+    }
+
+    /// Gyaku-sama Shogi (13x13, no drops) is described with the parent variant `chu`: every
+    /// base letter in a type XBoard has no rules for, each promoted form paired to its base by
+    /// `^`, the King last, the start position in letters.
+    #[test]
+    fn a_variant_without_drops_is_described_with_the_chu_parent() {
+        let v = load_variant("gyaku-sama-shogi").unwrap();
+        let l = Letters::of(&v).expect("Gyaku-sama Shogi has letters");
+        let table = chu_piece_to_char(l);
+        let (first, second) = table.split_at(table.len() / 2);
+        assert_eq!(second, first.to_ascii_lowercase());
+        let mut slots = Vec::new();
+        let mut chars = first.chars();
+        while let Some(c) = chars.next() {
+            slots.push(if c == '^' {
+                format!("^{}", chars.next().unwrap())
+            } else {
+                c.to_string()
+            });
+        }
+        assert_eq!(slots.last().map(String::as_str), Some("K"));
+        for t in XBOARD_SPECIAL_TYPES {
+            assert!(
+                t >= slots.len() || slots[t] == ".",
+                "type {t} is {}",
+                slots[t]
+            );
+        }
+        let bases: Vec<&String> = slots.iter().filter(|s| s.len() == 1 && *s != ".").collect();
+        let promoted = slots.iter().filter(|s| s.starts_with('^')).count();
+        assert_eq!(bases.len(), 25, "24 kinds and the King: {first}");
+        assert_eq!(promoted, 22);
+        // Every letter once; every promoted form's base is in the table.
+        let mut seen: Vec<&String> = bases.clone();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), bases.len());
+        for s in slots.iter().filter(|s| s.starts_with('^')) {
+            assert!(bases.iter().any(|b| **b == s[1..]), "{s}");
+        }
+        let out_buf = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let out = Out::new(SharedBuf(out_buf.clone()));
+        describe(&v, Some(l), &out);
+        let text = String::from_utf8(out_buf.lock().unwrap().clone()).unwrap();
+        let setup = text.lines().next().unwrap();
+        assert!(
+            setup.ends_with(
+                ") 13x13+0_chu lnfsgtktgsfnl/v1wx1qzi1co1v/mrbheujaehbrm/ppppppppppppp/3d5d3/\
+                 13/13/13/3D5D3/PPPPPPPPPPPPP/MRBHEAJUEHBRM/V1OC1IZQ1XW1V/LNFSGTKTGSFNL w 0 1"
+            ),
+            "{setup}"
+        );
+        assert_eq!(text.lines().filter(|l| l.starts_with("piece ")).count(), 47);
+        assert!(text.contains("piece +I& BWNADcaKmcabK"), "{text}");
+    }
+
+    /// A writer the test can read back.
+    struct SharedBuf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for SharedBuf {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
 
     /// Hand Shogi has ten droppable kinds and XBoard holds nine on a 9x9 board: the engine
@@ -653,5 +803,45 @@ mod tests {
         );
         assert!(!kept.contains(&"e8e9".to_owned()));
         assert!(kept.contains(&"e8d8".to_owned()));
+    }
+
+    /// XBoard takes a pawn's sideways step onto an empty square in the far half for an
+    /// en-passant capture and removes the piece behind the destination (seen in a match: a
+    /// Soldier's i3h3 made XBoard lose the Soldier on h4, and its later h4h3 was refused). The
+    /// engine leaves such steps out, for both players, and keeps the harmless ones.
+    #[test]
+    fn under_xboard_the_soldier_makes_no_step_xboard_takes_for_en_passant() {
+        let v = load_variant("hand-shogi").unwrap();
+        let l = Letters::of(&v);
+        let kept_and_legal = |text: &str| {
+            let mut pos = Position::from_text(&v, text).unwrap();
+            let moves = pos.legal_moves();
+            let legal: Vec<String> = moves.iter().map(|m| pos.move_text(m)).collect();
+            let kept: Vec<String> = xboard_root_moves(&pos, l)
+                .unwrap_or(moves)
+                .iter()
+                .map(|m| pos.move_text(m))
+                .collect();
+            (kept, legal)
+        };
+        // The first player's Soldier on e6 (its far half), a Gold behind d6.
+        let (kept, legal) = kept_and_legal("k8/9/9/4(SO)4/3G5/9/9/9/K8 b -");
+        for m in ["e6d6", "e6f6", "e6e7"] {
+            assert!(legal.contains(&m.to_owned()), "{m} legal");
+        }
+        assert!(!kept.contains(&"e6d6".to_owned()), "{kept:?}");
+        assert!(kept.contains(&"e6f6".to_owned()), "nothing behind f6");
+        assert!(kept.contains(&"e6e7".to_owned()), "a forward step");
+        // In its own half the same step is kept.
+        let (kept, _) = kept_and_legal("k8/9/9/9/9/9/4(SO)4/3G5/K8 b -");
+        assert!(kept.contains(&"e3d3".to_owned()), "{kept:?}");
+        // The second player's Soldier on h4 (the game's), the piece behind h3 on h4's left.
+        let (kept, legal) = kept_and_legal("k8/9/9/9/9/7(so)1/8(so)/9/K8 w -");
+        assert!(legal.contains(&"i3h3".to_owned()));
+        assert!(!kept.contains(&"i3h3".to_owned()), "{kept:?}");
+        assert!(kept.contains(&"h4g4".to_owned()), "nothing behind g4");
+        // A sideways capture is an ordinary capture for XBoard.
+        let (kept, _) = kept_and_legal("k8/9/9/9/9/7(so)1/7G(so)/9/K8 w -");
+        assert!(kept.contains(&"i3h3".to_owned()), "{kept:?}");
     }
 }
