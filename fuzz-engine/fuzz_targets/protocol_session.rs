@@ -14,7 +14,7 @@ use libfuzzer_sys::fuzz_target;
 #[path = "tiny.rs"]
 mod tiny;
 
-const VARIANTS: [&str; 3] = ["hand-shogi", "shoko-shogi", "ko-shogi"];
+const VARIANTS: [&str; 4] = ["hand-shogi", "shoko-shogi", "gyaku-sama-shogi", "ko-shogi"];
 const OPENINGS: [&str; 4] = ["xboard\nprotover 2\n", "usi\n", "uci\n", ""];
 
 fn engine(variant: &str) -> Engine {
