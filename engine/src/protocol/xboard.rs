@@ -290,22 +290,18 @@ pub fn describe(v: &Variant, letters: Option<Letters>, out: &Out) {
     } else {
         expand_counts(&koma_to_letters(hand_field, l))
     };
-    if v.rules.drops {
-        let table = piece_to_char(l);
+    // With drops, shogi's rules and holdings; without, Chu Shogi's board and no holdings.
+    let (table, holdings, parent, hand) = if v.rules.drops {
         let holdings = holdable(l).len().min(g.ranks() as usize);
-        out.line(format!(
-            "setup ({table}) {}x{}+{holdings}_shogi {board}[{hand}] w 0 1",
-            g.files(),
-            g.ranks()
-        ));
+        (piece_to_char(l), holdings, "shogi", format!("[{hand}]"))
     } else {
-        out.line(format!(
-            "setup ({}) {}x{}+0_chu {board} w 0 1",
-            chu_piece_to_char(l),
-            g.files(),
-            g.ranks()
-        ));
-    }
+        (chu_piece_to_char(l), 0, "chu", String::new())
+    };
+    out.line(format!(
+        "setup ({table}) {}x{}+{holdings}_{parent} {board}{hand} w 0 1",
+        g.files(),
+        g.ranks()
+    ));
     for (id, letter) in l.pairs() {
         if let Some(k) = v.kind_by_id(id) {
             let betza = &v.piece(k).betza;
