@@ -24,6 +24,15 @@ pub struct TrainerConfig {
     /// the root value is a far less noisy target than one game's result (Leela Chess Zero's
     /// q-ratio), and it carries what the search knows about material from the first games.
     pub value_target_q: f64,
+    /// Half-life in plies of a decisive result in the value target: a position `d` plies
+    /// before the end of a won (lost) game gets `0.5^(d / half_life)` of a win (loss), the
+    /// rest as a draw; 0 keeps the whole result. The value then rises as a win comes nearer
+    /// (what a moves-left head gives Leela Chess Zero's search), so the search prefers moves
+    /// that bring the end closer over moves that only keep the advantage, and a won game ends
+    /// in a win rather than at the length limit. Left out, it is a fifth of the variant's
+    /// maximum game length (80 plies in Hand Shogi, 400 in Ko Shogi), so that the first
+    /// positions of a game that runs long still see a share of its result.
+    pub value_half_life: Option<f64>,
     /// Weight of the material loss (squared error of the predicted balance).
     pub material_weight: f64,
     /// Plies ahead of a position at which its material target is taken: far enough to count
@@ -44,6 +53,15 @@ pub struct TrainerConfig {
     pub delete_old_chunks: bool,
 }
 
+impl TrainerConfig {
+    /// The half-life of decisive results in the value targets of `variant`'s games
+    /// ([`TrainerConfig::value_half_life`], or its default).
+    pub fn value_half_life_for(&self, variant: &koma_rules::Variant) -> f64 {
+        self.value_half_life
+            .unwrap_or(variant.rules.max_plies as f64 / 5.0)
+    }
+}
+
 impl Default for TrainerConfig {
     fn default() -> Self {
         TrainerConfig {
@@ -54,6 +72,7 @@ impl Default for TrainerConfig {
             weight_decay: 1e-4,
             value_weight: 1.0,
             value_target_q: 0.5,
+            value_half_life: None,
             material_weight: 1.0,
             material_horizon: 8,
             window_positions: 50_000,

@@ -37,6 +37,9 @@ pub struct TargetRule {
     pub horizon: usize,
     /// Share of the root value (against the game result) in the value target.
     pub q_share: f32,
+    /// Half-life in plies of a decisive result before the end of its game (0: no decay);
+    /// see `TrainerConfig::value_half_life`.
+    pub half_life: f32,
 }
 
 /// The samples of a game record (its full-search positions).
@@ -51,16 +54,23 @@ pub fn samples_of(
     // Balance for the first player at every ply, the final position included.
     let mut balance = Vec::with_capacity(record.moves.len() + 1);
     let mut at_ply = Vec::with_capacity(record.samples());
+    let end = record.moves.len();
     let last = record
         .replay(variant, |pos, _moves, search| {
             balance.push(values.balance(pos, Color::Black));
             if let Some(s) = search {
-                at_ply.push((balance.len() - 1, pos.side_to_move()));
+                let ply = balance.len() - 1;
+                at_ply.push((ply, pos.side_to_move()));
+                let result = decay(
+                    record.result.wdl_for(pos.side_to_move()),
+                    end.saturating_sub(ply),
+                    rule.half_life,
+                );
                 out.push(Sample {
                     text: pos.to_text(),
                     repetitions: pos.repetitions().min(255) as u8,
                     policy: s.policy.clone(),
-                    wdl: blend(record.result.wdl_for(pos.side_to_move()), s.value, q),
+                    wdl: blend(result, s.value, q),
                     material: 0.0,
                 });
             }
@@ -75,6 +85,18 @@ pub fn samples_of(
         };
     }
     Ok(out)
+}
+
+/// A game's win/draw/loss seen `distance` plies before its end: `0.5^(distance / half_life)`
+/// of the win and of the loss, the rest moved to the draw (a non-positive half-life keeps
+/// the result whole).
+fn decay(result: [f32; 3], distance: usize, half_life: f32) -> [f32; 3] {
+    if half_life.is_nan() || half_life <= 0.0 {
+        return result;
+    }
+    let keep = 0.5f32.powf(distance as f32 / half_life);
+    let (w, l) = (keep * result[0], keep * result[2]);
+    [w, 1.0 - w - l, l]
 }
 
 /// The value target: `(1 - q)` of the game's win/draw/loss plus `q` of the root value

@@ -129,6 +129,7 @@ impl Trainer {
                 values: PieceValues::new(variant),
                 horizon: cfg.trainer.material_horizon,
                 q_share: cfg.trainer.value_target_q as f32,
+                half_life: cfg.trainer.value_half_life_for(variant) as f32,
             },
             store_wait: Backoff::store(),
             publish_pending: false,

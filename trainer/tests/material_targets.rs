@@ -1,19 +1,17 @@
 //! Material targets look the configured number of plies ahead, for the side to move of each
 //! sample, and stop at the end of the game; value targets blend the result with the root
-//! value.
+//! value, and a decisive result fades with the distance from the end of its game.
 
-use koma_rules::{load_variant, Color, PieceValues, Position};
+use koma_rules::{load_variant, Color, PieceValues, Position, Variant};
 use koma_selfplay::{sorted_legal, GameRecord, GameResult, SearchRecord};
 use koma_trainer::replay::{samples_of, TargetRule};
+use std::sync::Arc;
 
-#[test]
-fn targets_are_the_balance_some_plies_later_for_the_side_to_move() {
-    let v = load_variant("hand-shogi").unwrap();
-    let values = PieceValues::new(&v);
-    // Black drops a lance below White's gold, White's king steps aside, the lance takes the
-    // gold.
-    let start = "4k4/9/9/9/4g4/9/9/9/4K4 b L";
-    let mut pos = Position::from_text(&v, start).unwrap();
+/// Black drops a lance below White's gold, White's king steps aside, the lance takes the
+/// gold: the game record (every move fully searched, root values 0, `result`) and the final
+/// position.
+fn lance_takes_gold(v: &Arc<Variant>, result: GameResult) -> (GameRecord, Position) {
+    let mut pos = Position::from_text(v, START).unwrap();
     let mut moves = Vec::new();
     for text in ["L@e2", "e9d9", "e2e5"] {
         let legal = sorted_legal(&mut pos);
@@ -21,11 +19,9 @@ fn targets_are_the_balance_some_plies_later_for_the_side_to_move() {
         moves.push(i as u16);
         pos.make_move(legal[i]);
     }
-    let after = values.balance(&pos, Color::Black);
-    assert!(after > 0.3, "black is a gold up: {after}");
     let record = GameRecord {
         variant: v.id.clone(),
-        start: Some(start.into()),
+        start: Some(START.into()),
         moves,
         searches: vec![
             Some(SearchRecord {
@@ -34,16 +30,29 @@ fn targets_are_the_balance_some_plies_later_for_the_side_to_move() {
             });
             3
         ],
-        result: GameResult::Draw,
+        result,
         reason: "test".into(),
-        resigned: false,
+        resigned: result != GameResult::Draw,
         model_step: 0,
     };
-    let before = values.balance(&Position::from_text(&v, start).unwrap(), Color::Black);
+    (record, pos)
+}
+
+const START: &str = "4k4/9/9/9/4g4/9/9/9/4K4 b L";
+
+#[test]
+fn targets_are_the_balance_some_plies_later_for_the_side_to_move() {
+    let v = load_variant("hand-shogi").unwrap();
+    let values = PieceValues::new(&v);
+    let (record, pos) = lance_takes_gold(&v, GameResult::Draw);
+    let after = values.balance(&pos, Color::Black);
+    assert!(after > 0.3, "black is a gold up: {after}");
+    let before = values.balance(&Position::from_text(&v, START).unwrap(), Color::Black);
     let rule = |horizon, q_share| TargetRule {
         values: values.clone(),
         horizon,
         q_share,
+        half_life: 0.0,
     };
     let s = samples_of(&record, &v, &rule(3, 0.0)).unwrap();
     assert_eq!(s.len(), 3);
@@ -75,5 +84,47 @@ fn targets_are_the_balance_some_plies_later_for_the_side_to_move() {
         for (got, want) in x.wdl.iter().zip(expect) {
             assert!((got - want).abs() < 1e-6, "{:?}", x.wdl);
         }
+    }
+}
+
+/// A decisive result weighs less the further a position is from the end: with a half-life of
+/// two plies, the last position of a won game keeps 0.5^(1/2) of its win, the first 0.5^(3/2),
+/// the rest moving to the draw; a drawn game is untouched.
+#[test]
+fn decisive_results_fade_with_distance_from_the_end() {
+    let v = load_variant("hand-shogi").unwrap();
+    let (mut record, _) = lance_takes_gold(&v, GameResult::BlackWin);
+    let rule = |half_life| TargetRule {
+        values: PieceValues::new(&v),
+        horizon: 2,
+        q_share: 0.0,
+        half_life,
+    };
+    let s = samples_of(&record, &v, &rule(2.0)).unwrap();
+    for (i, x) in s.iter().enumerate() {
+        let keep = 0.5f32.powf((3 - i) as f32 / 2.0);
+        // Black moves at plies 0 and 2, White at ply 1.
+        let want = if i % 2 == 0 {
+            [keep, 1.0 - keep, 0.0]
+        } else {
+            [0.0, 1.0 - keep, keep]
+        };
+        for (got, w) in x.wdl.iter().zip(want) {
+            assert!(
+                (got - w).abs() < 1e-6,
+                "sample {i}: {:?} != {want:?}",
+                x.wdl
+            );
+        }
+    }
+    assert!(s[2].wdl[0] > s[0].wdl[0], "nearer the win is worth more");
+    // No half-life: the whole result.
+    let s = samples_of(&record, &v, &rule(0.0)).unwrap();
+    assert_eq!(s[0].wdl, [1.0, 0.0, 0.0]);
+    assert_eq!(s[1].wdl, [0.0, 0.0, 1.0]);
+    // A draw stays a draw at any distance.
+    record.result = GameResult::Draw;
+    for x in samples_of(&record, &v, &rule(2.0)).unwrap() {
+        assert_eq!(x.wdl, [0.0, 1.0, 0.0]);
     }
 }

@@ -29,3 +29,19 @@ fn a_malformed_configuration_names_its_line() {
     let e = RunConfig::parse(text, "bad.toml").unwrap_err().to_string();
     assert!(e.starts_with("bad.toml:3:"), "{e}");
 }
+
+/// The value targets' half-life is a fifth of the variant's length limit unless a
+/// configuration sets it; 0 keeps whole results.
+#[test]
+fn the_value_half_life_follows_the_variant_unless_set() {
+    for (variant, plies) in [("hand-shogi", 80.0), ("ko-shogi", 400.0)] {
+        let cfg = RunConfig::preset(variant, "cpu").unwrap();
+        let v = load_variant(variant).unwrap();
+        assert_eq!(cfg.trainer.value_half_life_for(&v), plies, "{variant}");
+    }
+    let text = "variant = \"hand-shogi\"\n[model]\nblocks = 1\nchannels = 8\ngpool_every = 0\n\
+                head_dim = 8\nvalue_channels = 4\nvalue_hidden = 8\n[trainer]\nvalue_half_life = 0\n";
+    let cfg = RunConfig::parse(text, "t.toml").unwrap();
+    let v = load_variant("hand-shogi").unwrap();
+    assert_eq!(cfg.trainer.value_half_life_for(&v), 0.0);
+}
