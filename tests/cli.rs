@@ -466,3 +466,69 @@ fn arena_plays_matches_of_two_hands_in_a_row() {
         "{err}"
     );
 }
+
+/// `koma games`: a store's self-play games per stretch of training, a damaged chunk named and
+/// skipped.
+#[test]
+fn games_summarises_a_stores_self_play_games() {
+    use koma_selfplay::{chunk, GameRecord, GameResult, Store};
+    let dir = std::env::temp_dir().join(format!("koma-cli-games-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Store::local(&dir.join("store")).unwrap();
+    let game = |step: u64, plies: usize, result: GameResult, reason: &str| GameRecord {
+        variant: "hand-shogi".into(),
+        start: None,
+        moves: vec![0; plies],
+        searches: vec![None; plies],
+        result,
+        reason: reason.into(),
+        resigned: false,
+        model_step: step,
+    };
+    let early = [
+        game(0, 400, GameResult::Draw, "draw (MaxLength)"),
+        game(0, 100, GameResult::BlackWin, "Black wins (Checkmate)"),
+    ];
+    let late = [
+        game(900, 60, GameResult::WhiteWin, "White wins (Checkmate)"),
+        game(900, 40, GameResult::BlackWin, "Black wins (Checkmate)"),
+    ];
+    store
+        .put("games/w/0000000000-2g-500p.chunk", chunk::encode(&early))
+        .unwrap();
+    store
+        .put("games/w/0000000001-2g-100p.chunk", chunk::encode(&late))
+        .unwrap();
+    store
+        .put(
+            "games/w/0000000002-1g-9p.chunk",
+            b"KOMAGMS1 damaged".to_vec(),
+        )
+        .unwrap();
+    let d = dir.to_str().unwrap();
+    let (ok, out, err) = koma(&["games", "--run-dir", d, "--stretches", "2"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("chunks 3 (1 unreadable)"), "{out}");
+    assert!(out.contains("0000000002-1g-9p.chunk"), "{out}");
+    let row = |label: &str| {
+        out.lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no row {label}:\n{out}"))
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    // steps, games, black-draw-white, mean, median, p90, max, reasons...
+    assert_eq!(row("0-0")[1..4], ["2", "1-1-0", "250"]);
+    assert_eq!(row("900-900")[1..3], ["2", "1-0-1"]);
+    let all = row("all");
+    assert_eq!(all[1..3], ["4", "2-1-1"]);
+    assert_eq!(all[6], "400");
+    assert!(out.contains("Checkmate 75%, MaxLength 25%"), "{out}");
+    let (ok, json, err) = koma(&["games", "--run-dir", d, "--json"]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["all"]["games"], 4);
+    assert_eq!(v["unreadable"].as_array().unwrap().len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}

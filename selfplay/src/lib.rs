@@ -18,6 +18,7 @@ mod record;
 mod spool;
 mod stats;
 mod store;
+pub mod summary;
 mod uploader;
 mod worker;
 

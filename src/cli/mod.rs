@@ -4,6 +4,7 @@ mod analyse;
 mod arena;
 mod bench;
 mod bench_store;
+mod games;
 mod ladder;
 mod moves;
 mod new_model;
@@ -42,6 +43,8 @@ pub enum Command {
     Trainer(train::LoopArgs),
     /// A run's store at a glance: workers and their rates, newest model, trainer progress.
     Status(status::StatusArgs),
+    /// A run's self-play games per stretch of training: lengths, results, how they ended.
+    Games(games::GamesArgs),
     /// Play a match between two players (paired openings) and report results and Elo.
     Arena(arena::ArenaArgs),
     /// Rate a run's published models on one Elo scale (random = 0): CSV, PNG plot, TensorBoard.
@@ -89,6 +92,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Selfplay(a) => train::selfplay(a),
         Command::Trainer(a) => train::trainer(a),
         Command::Status(a) => status::run(a),
+        Command::Games(a) => games::run(a),
         Command::Info => {
             println!(
                 "variants: {}",

@@ -198,15 +198,8 @@ fn print(r: &Report, recent: f64) {
 
 /// Runs `koma status`.
 pub fn run(a: StatusArgs) -> anyhow::Result<()> {
-    let url = match (&a.store.store, &a.run_dir) {
-        (Some(_), _) => a.store.url(std::path::Path::new("."))?,
-        (None, Some(dir)) => a.store.url(dir)?,
-        (None, None) => {
-            anyhow::bail!("give the store: --store URL, or --run-dir DIR for DIR/store")
-        }
-    };
     anyhow::ensure!(a.recent > 0.0, "--recent must be positive");
-    let store = Store::open(&url, &a.store.options())?;
+    let store = a.store.open_given(a.run_dir.as_deref())?;
     let r = report(&store, a.recent)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&r)?);

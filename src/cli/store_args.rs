@@ -30,6 +30,18 @@ impl StoreArgs {
         }
     }
 
+    /// Opens the store a read-only command was given: `--store`, else `run_dir`'s `store/`.
+    pub fn open_given(&self, run_dir: Option<&Path>) -> anyhow::Result<koma_selfplay::Store> {
+        let url = match (&self.store, run_dir) {
+            (Some(_), _) => self.url(Path::new("."))?,
+            (None, Some(dir)) => self.url(dir)?,
+            (None, None) => {
+                anyhow::bail!("give the store: --store URL, or --run-dir DIR for DIR/store")
+            }
+        };
+        Ok(koma_selfplay::Store::open(&url, &self.options())?)
+    }
+
     /// The connection settings.
     pub fn options(&self) -> StoreOptions {
         StoreOptions {
