@@ -8,10 +8,30 @@ use koma_engine::PlayerSpec;
 use koma_rules::load_variant;
 
 fn model(step: u64) -> LadderModel {
+    named_model("ladder", step)
+}
+
+/// A model whose checkpoint no other test writes (tests run side by side).
+fn named_model(name: &str, step: u64) -> LadderModel {
     LadderModel {
         step,
-        stem: common::tiny_checkpoint("hand-shogi", &format!("ladder-{step}")),
+        stem: common::tiny_checkpoint("hand-shogi", &format!("{name}-{step}")),
         minutes: step as f64 / 10.0,
+    }
+}
+
+/// Two-game matches of two-simulation searches, each game cut at 40 plies.
+fn config(seed: u64, jobs: usize) -> LadderConfig {
+    LadderConfig {
+        variant: load_variant("hand-shogi").unwrap(),
+        games: 2,
+        sims: 2,
+        opponents: vec![PlayerSpec::Random, PlayerSpec::Greedy],
+        previous: 1,
+        seed,
+        opening_plies: 2,
+        max_plies: Some(40),
+        jobs,
     }
 }
 
@@ -19,16 +39,7 @@ fn model(step: u64) -> LadderModel {
 fn incremental_ladder_rates_new_models_only_and_plots() {
     let dir = std::env::temp_dir().join(format!("koma-ladder-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let cfg = LadderConfig {
-        variant: load_variant("hand-shogi").unwrap(),
-        games: 2,
-        sims: 2,
-        opponents: vec![PlayerSpec::Random, PlayerSpec::Greedy],
-        previous: 1,
-        seed: 1,
-        opening_plies: 2,
-        max_plies: Some(40),
-    };
+    let cfg = config(1, 2);
     let (m0, m10, m20) = (model(0), model(10), model(20));
     let first = ladder::run(&dir, &[m0.clone(), m10.clone()], &cfg).unwrap();
     assert_eq!(first.new_models, vec![0, 10]);
@@ -88,4 +99,26 @@ fn incremental_ladder_rates_new_models_only_and_plots() {
     assert!(bytes.starts_with(b"\x89PNG"), "a PNG file");
     assert!(bytes.len() > 10_000, "{} bytes", bytes.len());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Matches played side by side give the results they give one after another: each match
+/// depends only on its own seed.
+#[test]
+fn matches_on_several_threads_match_a_serial_ladder() {
+    let base = std::env::temp_dir().join(format!("koma-ladder-jobs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let mut cfg = config(3, 1);
+    let models = [0, 10, 20].map(|s| named_model("ladder-jobs", s));
+    let mut sorted = Vec::new();
+    for jobs in [1, 3] {
+        cfg.jobs = jobs;
+        let dir = base.join(format!("jobs-{jobs}"));
+        let out = ladder::run(&dir, &models, &cfg).unwrap();
+        assert_eq!((out.matches, out.new_models.clone()), (8, vec![0, 10, 20]));
+        let mut lines = records::read_results(&dir.join("results.csv")).unwrap();
+        lines.sort_by(|x, y| (&x.a, &x.b).cmp(&(&y.a, &y.b)));
+        sorted.push(lines);
+    }
+    assert_eq!(sorted[0], sorted[1]);
+    let _ = std::fs::remove_dir_all(&base);
 }

@@ -48,6 +48,9 @@ pub struct LadderArgs {
     /// Seed of the openings.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Matches played at once (each searches on one core); default: the machine's cores.
+    #[arg(long)]
+    pub jobs: Option<usize>,
     /// Keep running: look for new models every this many minutes (until Ctrl-C).
     #[arg(long, value_name = "MINUTES")]
     pub watch: Option<f64>,
@@ -142,6 +145,9 @@ fn once(a: &LadderArgs, store: &Store) -> anyhow::Result<()> {
         seed: a.seed,
         opening_plies: a.opening_plies,
         max_plies: a.max_plies,
+        jobs: a
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
     };
     let out = ladder::run(&dir, &chosen, &cfg)?;
     let png = dir.join("elo.png");
@@ -200,6 +206,7 @@ fn once(a: &LadderArgs, store: &Store) -> anyhow::Result<()> {
 
 /// Runs `koma ladder`.
 pub fn run(a: LadderArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(a.jobs != Some(0), "--jobs 0: at least one match must run");
     anyhow::ensure!(
         a.games >= 2 && a.games % 2 == 0,
         "--games {}: an even number of at least 2 (pairs of games)",

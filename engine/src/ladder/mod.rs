@@ -18,7 +18,8 @@ use koma_rules::Variant;
 use records::{MatchLine, RatingLine, RecordError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// A published model to rate.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,6 +58,8 @@ pub struct LadderConfig {
     pub opening_plies: u32,
     /// Draw adjudication before the variant's own limit.
     pub max_plies: Option<u32>,
+    /// Matches played at once, each on a thread of its own (a match searches on one thread).
+    pub jobs: usize,
 }
 
 /// What can stop the ladder.
@@ -106,9 +109,18 @@ fn model_player(m: &LadderModel, sims: u32) -> PlayerSpec {
     PlayerSpec::Model(p)
 }
 
+/// One match the ladder still has to play.
+struct Planned {
+    label: String,
+    step: u64,
+    opponent: String,
+    config: MatchConfig,
+}
+
 /// Rates `models` into the ladder in `dir`: each plays the matches it has not played yet
-/// (none for a model rated before; the rest for one whose rating was interrupted). Writes
-/// `results.csv` and `ratings.csv` there and returns the ratings.
+/// (none for a model rated before; the rest for one whose rating was interrupted), up to
+/// `cfg.jobs` matches at once. Writes `results.csv` (each match as it ends) and `ratings.csv`
+/// there and returns the ratings.
 pub fn run(
     dir: &Path,
     models: &[LadderModel],
@@ -119,13 +131,29 @@ pub fn run(
         reason: e.to_string(),
     })?;
     let results_path = dir.join("results.csv");
-    let mut results = records::read_results(&results_path)?;
-    let rated =
-        |results: &[MatchLine], label: &str| results.iter().any(|r| r.a == label || r.b == label);
+    let results = records::read_results(&results_path)?;
+    let plan = plan(&results, models, cfg);
+    let mut new_models: Vec<u64> = plan.iter().map(|p| p.step).collect();
+    new_models.dedup();
+    let matches = plan.len();
+    let results = play(plan, results, &results_path, cfg.jobs)?;
+    let ratings = rate(&results, models)?;
+    records::write_ratings(&dir.join("ratings.csv"), &ratings)?;
+    Ok(LadderOutcome {
+        new_models,
+        matches,
+        ratings,
+    })
+}
+
+/// The matches not in `results` yet, models in step order: each model against the fixed
+/// opponents and the `cfg.previous` nearest earlier models that are rated or will be by the
+/// end of this run.
+fn plan(results: &[MatchLine], models: &[LadderModel], cfg: &LadderConfig) -> Vec<Planned> {
+    let rated = |label: &str| results.iter().any(|r| r.a == label || r.b == label);
     let mut sorted: Vec<&LadderModel> = models.iter().collect();
     sorted.sort_by_key(|m| m.step);
-    let mut new_models = Vec::new();
-    let mut matches = 0;
+    let mut out: Vec<Planned> = Vec::new();
     for (i, m) in sorted.iter().enumerate() {
         let label = m.label();
         let me = model_player(m, cfg.sims);
@@ -134,57 +162,111 @@ pub fn run(
             .iter()
             .map(|o| (label_of(o), o.clone()))
             .collect();
-        // The nearest earlier models that are rated (or were just now).
-        let earlier: Vec<&&LadderModel> = sorted[..i]
+        let earlier = sorted[..i]
             .iter()
             .rev()
-            .filter(|e| rated(&results, &e.label()))
-            .take(cfg.previous)
-            .collect();
+            .filter(|e| rated(&e.label()) || out.iter().any(|p| p.label == e.label()))
+            .take(cfg.previous);
         for e in earlier {
             opponents.push((e.label(), model_player(e, cfg.sims)));
         }
-        let mut played = false;
         for (k, (olabel, ospec)) in opponents.into_iter().enumerate() {
             // A match recorded by an earlier (perhaps interrupted) run is not played again.
             if results.iter().any(|r| r.a == label && r.b == olabel) {
                 continue;
             }
-            played = true;
             let mut mc = MatchConfig::new(cfg.variant.clone(), me.clone(), ospec, cfg.games);
             mc.seed = cfg.seed ^ (m.step.wrapping_mul(1_000_003)) ^ k as u64;
             mc.opening_plies = cfg.opening_plies;
             mc.max_plies = cfg.max_plies;
-            let report = run_match(&mc)?;
-            let line = MatchLine {
-                a: label.clone(),
-                b: olabel.clone(),
-                wins: report.wins() as u32,
-                draws: report.draws() as u32,
-                losses: report.losses() as u32,
-            };
-            tracing::info!(
-                "ladder: {label} vs {olabel}: +{} ={} -{} ({:.1}%)",
-                line.wins,
-                line.draws,
-                line.losses,
-                100.0 * report.score()
-            );
-            records::append_result(&results_path, &line)?;
-            results.push(line);
-            matches += 1;
-        }
-        if played {
-            new_models.push(m.step);
+            // One libtorch thread for the whole ladder, set once below: a match that set and
+            // restored the process-wide setting would change it under the others.
+            mc.threads = None;
+            out.push(Planned {
+                label: label.clone(),
+                step: m.step,
+                opponent: olabel,
+                config: mc,
+            });
         }
     }
-    let ratings = rate(&results, models)?;
-    records::write_ratings(&dir.join("ratings.csv"), &ratings)?;
-    Ok(LadderOutcome {
-        new_models,
-        matches,
-        ratings,
-    })
+    out
+}
+
+/// Plays `plan` on `jobs` threads (each match on one), appending each result to the file as
+/// it ends; returns all results. After a failed match no new one starts, and the first
+/// error is returned once the running ones have ended (their results are kept).
+fn play(
+    plan: Vec<Planned>,
+    results: Vec<MatchLine>,
+    path: &Path,
+    jobs: usize,
+) -> Result<Vec<MatchLine>, LadderError> {
+    let threads_before = tch::get_num_threads();
+    tch::set_num_threads(1);
+    let next = AtomicUsize::new(0);
+    let shared = Mutex::new((results, None::<LadderError>));
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1).min(plan.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(p) = plan.get(i) else {
+                    return;
+                };
+                if shared.lock().expect("ladder results").1.is_some() {
+                    return;
+                }
+                let outcome = play_one(p);
+                let mut guard = shared.lock().expect("ladder results");
+                let (results, error) = &mut *guard;
+                match outcome.and_then(|line| {
+                    records::append_result(path, &line)?;
+                    Ok(line)
+                }) {
+                    Ok(line) => results.push(line),
+                    Err(e) => {
+                        error.get_or_insert(e);
+                    }
+                }
+            });
+        }
+    });
+    tch::set_num_threads(threads_before);
+    let (results, error) = shared.into_inner().expect("ladder results");
+    match error {
+        Some(e) => Err(e),
+        None => Ok(results),
+    }
+}
+
+/// Plays one planned match and logs its result.
+fn play_one(p: &Planned) -> Result<MatchLine, LadderError> {
+    let report = run_match(&p.config)?;
+    let line = MatchLine {
+        a: p.label.clone(),
+        b: p.opponent.clone(),
+        wins: report.wins() as u32,
+        draws: report.draws() as u32,
+        losses: report.losses() as u32,
+    };
+    let reasons: Vec<String> = report
+        .end_reasons()
+        .iter()
+        .map(|(r, n)| format!("{r} {n}"))
+        .collect();
+    tracing::info!(
+        "ladder: {} vs {}: +{} ={} -{} ({:.1}%), {:.0} plies on average, {}, {:.0} s",
+        line.a,
+        line.b,
+        line.wins,
+        line.draws,
+        line.losses,
+        100.0 * report.score(),
+        report.average_plies(),
+        reasons.join(", "),
+        report.elapsed.as_secs_f64()
+    );
+    Ok(line)
 }
 
 /// Fits every player of `results`; `models` gives the steps and times of model labels.
