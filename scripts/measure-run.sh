@@ -9,13 +9,15 @@
 #   scripts/measure-run.sh VARIANT MINUTES [RUN_DIR]
 #
 # Environment: GAMES (games per ladder match, 40), SIMS (simulations per move of the models,
-# 64), CONFIG (a configuration file instead of the variant's preset).
+# 64), EVERY (rate the models whose step is a multiple of this, and the newest; default about
+# half the run's steps), PREVIOUS (earlier models each new one plays, 1), CONFIG (a
+# configuration file instead of the variant's preset).
 # Everything goes to RUN_DIR (default runs/VARIANT-MINUTESm): the run itself, and in
 # RUN_DIR/measure/ the logs of the three steps and how long each took.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ $# -lt 2 ]; then
-  sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 variant="$1"
@@ -44,10 +46,10 @@ timed train "$koma" train --variant "$variant" "${config[@]}" --minutes "$minute
 step="$("$koma" status --run-dir "$run" --json |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["model"]["step"])')"
 # Rate step 0, one model about half-way (models are published every hundred steps), the newest.
-every=$(( (step + 199) / 200 * 100 ))
+every="${EVERY:-$(( (step + 199) / 200 * 100 ))}"
 [ "$every" -ge 100 ] || every=100
 timed ladder "$koma" ladder --run-dir "$run" --games "$games" --sims "$sims" \
-  --every "$every" 2>&1 | tee "$out/ladder.log"
+  --every "$every" --previous "${PREVIOUS:-1}" 2>&1 | tee "$out/ladder.log"
 echo
 echo "== $variant, $minutes minutes: $run"
 cat "$out/times.txt"
