@@ -336,14 +336,14 @@ fn bad_store_settings_are_explained_before_anything_runs() {
 
 #[test]
 fn ladder_rates_a_runs_published_models() {
-    use koma_selfplay::{publish, Store};
+    use koma_store::Store;
     let dir = std::env::temp_dir().join(format!("koma-cli-ladder-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let store = Store::local(&dir.join("store")).unwrap();
     for step in [0, 500, 700] {
         let mut m = common::tiny_model("hand-shogi");
         m.meta.step = step;
-        publish::publish(&store, &m, &dir.join("scratch")).unwrap();
+        koma_trainer::publish_model(&store, &m, &dir.join("scratch")).unwrap();
     }
     let d = dir.to_str().unwrap();
     let args = [
@@ -471,7 +471,7 @@ fn arena_plays_matches_of_two_hands_in_a_row() {
 /// skipped.
 #[test]
 fn games_summarises_a_stores_self_play_games() {
-    use koma_selfplay::{chunk, GameRecord, GameResult, Store};
+    use koma_store::{chunk, GameRecord, GameResult, Store};
     let dir = std::env::temp_dir().join(format!("koma-cli-games-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let store = Store::local(&dir.join("store")).unwrap();

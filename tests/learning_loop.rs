@@ -4,7 +4,7 @@
 mod common;
 
 use koma_rules::load_variant;
-use koma_selfplay::{chunk, publish, Store};
+use koma_store::{chunk, publish, Store};
 use koma_trainer::session::{self, RunOptions};
 use koma_trainer::RunConfig;
 use std::path::{Path, PathBuf};
@@ -33,7 +33,7 @@ fn options(dir: &Path, variant: &str, minutes: f64) -> RunOptions {
         max_games: None,
         stop: Arc::new(AtomicBool::new(false)),
         worker_prefix: "test".into(),
-        store: koma_selfplay::StoreUrl::File(dir.join("store")),
+        store: koma_store::StoreUrl::File(dir.join("store")),
         store_options: Default::default(),
     }
 }

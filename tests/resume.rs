@@ -4,7 +4,7 @@
 mod common;
 
 use koma_rules::load_variant;
-use koma_selfplay::{chunk, Store};
+use koma_store::{chunk, Store};
 use koma_trainer::{checkpoint, RunConfig, Trainer};
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -15,7 +15,7 @@
 
 mod common;
 
-use koma_selfplay::{chunk, publish, ChunkName, GameRecord, Spool, Store, StoreOptions, StoreUrl};
+use koma_store::{chunk, publish, ChunkName, GameRecord, Spool, Store, StoreOptions, StoreUrl};
 use koma_trainer::index::IngestIndex;
 use koma_trainer::status;
 use std::collections::{BTreeMap, HashSet};

@@ -5,9 +5,17 @@
 //! The side to move always "plays up the board": for the second player the board is turned
 //! 180 degrees and the colours swapped, so one network serves both sides.
 
-use crate::model::Request;
 use koma_rules::{Color, Move, PieceKind, Position, Promotion, Variant};
 use std::sync::Arc;
+
+/// One prepared position: input planes and the policy indices of its legal moves.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// Input planes, [planes * squares].
+    pub input: Vec<f32>,
+    /// One row per legal move.
+    pub moves: Vec<MoveIndex>,
+}
 
 /// Hand counts are given to the network divided by this.
 const HAND_SCALE: f32 = 4.0;

@@ -2,7 +2,9 @@
 //!
 //! Inputs are generated from the variant definition ([`Encoder`]); the network ([`Net`]) is the
 //! same for every board size; a [`Model`] binds it to a variant and a device, evaluates batches
-//! for the search, and saves and loads checkpoints (safetensors weights + JSON metadata).
+//! for the search, and saves and loads checkpoints (safetensors weights + JSON metadata); an
+//! [`InferenceServer`] thread owns a model and batches the leaves of every searcher that holds
+//! one of its [`Client`]s.
 
 pub mod arch;
 pub mod device;
@@ -10,9 +12,11 @@ pub mod encoding;
 pub mod error;
 pub mod model;
 pub mod net;
+pub mod server;
 
 pub use arch::Arch;
 pub use device::DeviceChoice;
-pub use encoding::{Encoder, MoveIndex, MOVE_FIELDS};
+pub use encoding::{Encoder, MoveIndex, Request, MOVE_FIELDS};
 pub use error::ModelError;
-pub use model::{Batch, Model, ModelMeta, Request};
+pub use model::{Batch, Model, ModelMeta};
+pub use server::{Client, InferenceServer, InferenceStats, Reloader};

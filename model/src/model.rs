@@ -1,7 +1,7 @@
 //! A network bound to a variant and a device: batched evaluation and checkpoints.
 
 use crate::arch::Arch;
-use crate::encoding::{Encoder, MoveIndex, MOVE_FIELDS};
+use crate::encoding::{Encoder, Request, MOVE_FIELDS};
 use crate::error::ModelError;
 use crate::net::{segment_log_softmax, Net, Outputs};
 use koma_mcts::{Evaluation, Evaluator};
@@ -30,15 +30,6 @@ pub struct ModelMeta {
     pub step: u64,
     /// Self-play games seen by the trainer when these weights were saved.
     pub games: u64,
-}
-
-/// One prepared position: input planes and the policy indices of its legal moves.
-#[derive(Debug, Clone)]
-pub struct Request {
-    /// Input planes, [planes * squares].
-    pub input: Vec<f32>,
-    /// One row per legal move.
-    pub moves: Vec<MoveIndex>,
 }
 
 /// A batch as tensors.

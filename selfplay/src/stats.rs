@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Self-play and evaluator counters; all monotone except the gauges.
+/// Self-play counters, all monotone.
 #[derive(Debug, Default)]
 pub struct Stats {
     /// Games finished.
@@ -19,27 +19,12 @@ pub struct Stats {
     pub draws: AtomicU64,
     /// Games ended by resignation.
     pub resignations: AtomicU64,
-    /// Positions evaluated by the network.
-    pub evaluated: AtomicU64,
-    /// Forward passes.
-    pub batches: AtomicU64,
-    /// Nanoseconds spent in forward passes.
-    pub busy_ns: AtomicU64,
-    /// Chunks the store has acknowledged.
-    pub chunks: AtomicU64,
-    /// Sealed chunks waiting on local disk for the store (a gauge, not monotone).
-    pub chunks_waiting: AtomicU64,
 }
 
 impl Stats {
     /// Adds to a counter.
     pub fn add(c: &AtomicU64, n: u64) {
         c.fetch_add(n, Ordering::Relaxed);
-    }
-
-    /// Sets a gauge.
-    pub fn set(c: &AtomicU64, n: u64) {
-        c.store(n, Ordering::Relaxed);
     }
 
     /// Reads a counter.

@@ -2,19 +2,16 @@
 //! one batch, finished games journalled in the worker's spool and sealed into chunks that the
 //! uploader sends to the store.
 
-use crate::backoff;
-use crate::chunk_name::ChunkName;
 use crate::config::SelfplayConfig;
-use crate::error::StoreError;
-use crate::inference::Client;
-use crate::record::{sorted_legal, GameRecord, GameResult, SearchRecord};
-use crate::spool::Spool;
 use crate::stats::Stats;
-use crate::store::Store;
-use crate::uploader::Upload;
 use crossbeam::channel::Sender;
 use koma_mcts::{Evaluator, Gathered, Tree};
+use koma_model::Client;
 use koma_rules::{Color, Position, Variant};
+use koma_store::backoff;
+use koma_store::{
+    sorted_legal, ChunkName, GameRecord, GameResult, SearchRecord, Spool, Store, StoreError, Upload,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;

@@ -12,9 +12,11 @@
 use super::store_args::StoreArgs;
 use clap::Args;
 use koma_mcts::{search, SearchConfig, Tree, UniformEvaluator};
+use koma_model::InferenceServer;
 use koma_model::{Model, Request};
 use koma_rules::{load_variant, Position};
-use koma_selfplay::{InferenceServer, Stats, Store, Uploader, Worker};
+use koma_selfplay::{Stats, Worker};
+use koma_store::{Store, Uploader};
 use koma_trainer::RunConfig;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -158,13 +160,13 @@ fn run_selfplay(
     let server = InferenceServer::start(
         model,
         cfg.selfplay.max_batch,
-        stats.clone(),
         Box::new(|| None),
         Duration::from_secs(3600),
     );
     let store = Arc::new(Store::memory());
     let spool = std::env::temp_dir().join(format!("koma-bench-spool-{}", std::process::id()));
-    let uploader = Uploader::start(store.clone(), stats.clone(), Duration::from_secs(5));
+    let uploader = Uploader::start(store.clone(), Duration::from_secs(5));
+    let inference = server.stats();
     let stop = Arc::new(AtomicBool::new(false));
     let workers: Vec<_> = (0..cfg.selfplay.workers.max(1))
         .map(|i| {
@@ -186,7 +188,7 @@ fn run_selfplay(
         .collect();
     // Warm-up, then measure.
     std::thread::sleep(Duration::from_secs_f64((secs * 0.1).min(10.0)));
-    let e0 = Stats::get(&stats.evaluated);
+    let e0 = inference.evaluated();
     let start = Instant::now();
     let mut rss = vec![(0.0, resident_mib())];
     let mut next = sample_every;
@@ -204,7 +206,7 @@ fn run_selfplay(
             next += sample_every;
         }
     }
-    let rate = (Stats::get(&stats.evaluated) - e0) as f64 / start.elapsed().as_secs_f64();
+    let rate = (inference.evaluated() - e0) as f64 / start.elapsed().as_secs_f64();
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     for w in workers {
         let _ = w.join();

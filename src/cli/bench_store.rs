@@ -3,7 +3,7 @@
 //! with its SHA-256 check (the workers' path), each as a ratio to a local-directory store
 //! measured in the same run.
 
-use koma_selfplay::{chunk, GameRecord, GameResult, SearchRecord, Store, StoreOptions, StoreUrl};
+use koma_store::{chunk, GameRecord, GameResult, SearchRecord, Store, StoreOptions, StoreUrl};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use sha2::{Digest, Sha256};

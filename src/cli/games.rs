@@ -4,8 +4,8 @@
 
 use super::store_args::StoreArgs;
 use clap::Args;
-use koma_selfplay::summary::{by_stretch, GameSummary};
-use koma_selfplay::{chunk, ChunkName, GameRecord};
+use koma_store::summary::{by_stretch, GameSummary};
+use koma_store::{chunk, ChunkName, GameRecord};
 use serde::Serialize;
 use std::path::PathBuf;
 

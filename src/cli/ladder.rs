@@ -9,7 +9,7 @@ use koma_engine::ladder::{self, plot, LadderConfig, LadderModel};
 use koma_engine::PlayerSpec;
 use koma_model::Model;
 use koma_rules::load_variant;
-use koma_selfplay::Store;
+use koma_store::Store;
 use koma_trainer::metrics::Metrics;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 
 use super::store_args::StoreArgs;
 use clap::Args;
-use koma_selfplay::{publish, ChunkName, ObjectInfo, Store};
+use koma_store::{publish, ChunkName, ObjectInfo, Store};
 use koma_trainer::status::{self, TrainerStatus};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -2,7 +2,7 @@
 //! run's store.
 
 use clap::Args;
-use koma_selfplay::{StoreOptions, StoreUrl};
+use koma_store::{StoreOptions, StoreUrl};
 use std::path::Path;
 
 /// Where the run's games and models are kept.
@@ -31,7 +31,7 @@ impl StoreArgs {
     }
 
     /// Opens the store a read-only command was given: `--store`, else `run_dir`'s `store/`.
-    pub fn open_given(&self, run_dir: Option<&Path>) -> anyhow::Result<koma_selfplay::Store> {
+    pub fn open_given(&self, run_dir: Option<&Path>) -> anyhow::Result<koma_store::Store> {
         let url = match (&self.store, run_dir) {
             (Some(_), _) => self.url(Path::new("."))?,
             (None, Some(dir)) => self.url(dir)?,
@@ -39,7 +39,7 @@ impl StoreArgs {
                 anyhow::bail!("give the store: --store URL, or --run-dir DIR for DIR/store")
             }
         };
-        Ok(koma_selfplay::Store::open(&url, &self.options())?)
+        Ok(koma_store::Store::open(&url, &self.options())?)
     }
 
     /// The connection settings.

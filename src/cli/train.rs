@@ -60,7 +60,7 @@ fn options(a: &LoopArgs, default_worker: &str) -> anyhow::Result<RunOptions> {
             .collect()
     });
     anyhow::ensure!(
-        koma_selfplay::valid_worker_id(&worker_prefix),
+        koma_store::valid_worker_id(&worker_prefix),
         "--worker-id '{worker_prefix}': use 1 to 64 letters, digits, '-', '_' or '.'"
     );
     let mut config = match &a.config {

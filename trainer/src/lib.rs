@@ -10,10 +10,12 @@ pub mod config;
 pub mod index;
 pub mod metrics;
 pub mod optimizer;
+mod publishing;
 pub mod replay;
 pub mod session;
 pub mod status;
 mod trainer;
 
 pub use config::{RunConfig, TrainerConfig};
+pub use publishing::publish_model;
 pub use trainer::{StepLosses, Trainer};

@@ -7,7 +7,7 @@
 
 use koma_model::{Model, Request};
 use koma_rules::{Color, Move, PieceValues, Position, Variant};
-use koma_selfplay::{sorted_legal, GameRecord};
+use koma_store::{sorted_legal, GameRecord};
 use rand::Rng;
 use std::collections::VecDeque;
 use std::sync::Arc;

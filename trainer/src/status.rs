@@ -1,7 +1,7 @@
 //! The trainer's status record in the store (`trainer/STATUS`): what an operator's
 //! `koma status` shows of the trainer, which may run on another machine.
 
-use koma_selfplay::{Store, StoreError};
+use koma_store::{Store, StoreError};
 use serde::{Deserialize, Serialize};
 
 /// Key of the record.

@@ -6,12 +6,13 @@ use crate::config::RunConfig;
 use crate::index::IngestIndex;
 use crate::metrics::Metrics;
 use crate::optimizer::Sgd;
+use crate::publishing::publish_model;
 use crate::replay::{samples_of, ReplayWindow, TargetRule};
 use anyhow::Context;
 use koma_model::Model;
 use koma_rules::{PieceValues, Variant};
-use koma_selfplay::backoff::Backoff;
-use koma_selfplay::{chunk, publish, ChunkName, Store, StoreError};
+use koma_store::backoff::Backoff;
+use koma_store::{chunk, publish, ChunkName, Store, StoreError};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::path::{Path, PathBuf};
@@ -430,7 +431,7 @@ impl Trainer {
     pub fn publish(&mut self) -> anyhow::Result<publish::Latest> {
         self.model.meta.step = self.state.step;
         self.model.meta.games = self.state.games_ingested;
-        let l = publish::publish(&self.store, &self.model, &self.dir.join("scratch"))?;
+        let l = publish_model(&self.store, &self.model, &self.dir.join("scratch"))?;
         tracing::info!(step = l.step, "published model {}", l.key);
         Ok(l)
     }

@@ -4,7 +4,7 @@
 
 use koma_model::{Arch, Model};
 use koma_rules::{load_variant, Position};
-use koma_selfplay::sorted_legal;
+use koma_store::sorted_legal;
 use koma_trainer::replay::{ReplayWindow, Sample};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

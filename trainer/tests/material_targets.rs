@@ -3,7 +3,7 @@
 //! value, and a decisive result fades with the distance from the end of its game.
 
 use koma_rules::{load_variant, Color, PieceValues, Position, Variant};
-use koma_selfplay::{sorted_legal, GameRecord, GameResult, SearchRecord};
+use koma_store::{sorted_legal, GameRecord, GameResult, SearchRecord};
 use koma_trainer::replay::{samples_of, TargetRule};
 use std::sync::Arc;
 

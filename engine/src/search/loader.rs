@@ -6,8 +6,8 @@
 
 use koma_model::{DeviceChoice, Model, ModelError};
 use koma_rules::{Variant, VariantError};
-use koma_selfplay::publish::latest;
-use koma_selfplay::Store;
+use koma_store::publish::latest;
+use koma_store::Store;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -3,14 +3,14 @@
 //! only once the store has it. While the store is unreachable it backs off and logs; self-play
 //! goes on and the spools grow.
 
+use crate::backend::Store;
 use crate::backoff::Backoff;
 use crate::chunk_name::ChunkName;
 use crate::error::StoreError;
-use crate::stats::Stats;
-use crate::store::Store;
 use crossbeam::channel::{unbounded, Receiver, RecvTimeoutError, Sender};
 use std::collections::VecDeque;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -24,10 +24,32 @@ pub struct Upload {
     pub path: PathBuf,
 }
 
+/// What the uploader has done, for whoever reports it.
+#[derive(Debug, Default)]
+pub struct UploadStats {
+    /// Chunks the store has acknowledged.
+    chunks: AtomicU64,
+    /// Sealed chunks waiting on local disk for the store (a gauge).
+    waiting: AtomicU64,
+}
+
+impl UploadStats {
+    /// Chunks the store has acknowledged so far.
+    pub fn uploaded(&self) -> u64 {
+        self.chunks.load(Ordering::Relaxed)
+    }
+
+    /// Sealed chunks waiting for the store now.
+    pub fn waiting(&self) -> u64 {
+        self.waiting.load(Ordering::Relaxed)
+    }
+}
+
 /// The uploader thread.
 pub struct Uploader {
     tx: Sender<Upload>,
     handle: JoinHandle<()>,
+    stats: Arc<UploadStats>,
 }
 
 /// Uploads one chunk; Ok once the store holds exactly these bytes under its key.
@@ -63,13 +85,20 @@ pub fn upload(store: &Store, u: &Upload) -> Result<String, StoreError> {
 impl Uploader {
     /// Starts the thread. When every sender is gone it keeps trying what is left for at most
     /// `drain`, then leaves the rest in the spools for the next start.
-    pub fn start(store: Arc<Store>, stats: Arc<Stats>, drain: Duration) -> Uploader {
+    pub fn start(store: Arc<Store>, drain: Duration) -> Uploader {
         let (tx, rx) = unbounded();
+        let stats = Arc::new(UploadStats::default());
+        let counters = stats.clone();
         let handle = std::thread::Builder::new()
             .name("uploader".into())
-            .spawn(move || run(&store, &stats, rx, drain))
+            .spawn(move || run(&store, &counters, rx, drain))
             .expect("the uploader thread starts");
-        Uploader { tx, handle }
+        Uploader { tx, handle, stats }
+    }
+
+    /// Its counters (they stay readable after [`Uploader::finish`]).
+    pub fn stats(&self) -> Arc<UploadStats> {
+        self.stats.clone()
     }
 
     /// A sender for workers.
@@ -84,7 +113,7 @@ impl Uploader {
     }
 }
 
-fn run(store: &Store, stats: &Stats, rx: Receiver<Upload>, drain: Duration) {
+fn run(store: &Store, stats: &UploadStats, rx: Receiver<Upload>, drain: Duration) {
     let mut queue: VecDeque<Upload> = VecDeque::new();
     let mut backoff = Backoff::store();
     let mut closed_at: Option<Instant> = None;
@@ -104,10 +133,10 @@ fn run(store: &Store, stats: &Stats, rx: Receiver<Upload>, drain: Duration) {
                 queue.push_back(u);
             }
         }
-        Stats::set(&stats.chunks_waiting, queue.len() as u64);
+        stats.waiting.store(queue.len() as u64, Ordering::Relaxed);
         let Some(front) = queue.front() else {
             if closed_at.is_some() {
-                Stats::set(&stats.chunks_waiting, 0);
+                stats.waiting.store(0, Ordering::Relaxed);
                 return;
             }
             continue;
@@ -126,7 +155,7 @@ fn run(store: &Store, stats: &Stats, rx: Receiver<Upload>, drain: Duration) {
         match upload(store, front) {
             Ok(key) => {
                 tracing::debug!("uploaded {key}");
-                Stats::add(&stats.chunks, 1);
+                stats.chunks.fetch_add(1, Ordering::Relaxed);
                 queue.pop_front();
                 if backoff.failures() > 0 {
                     tracing::info!(

@@ -1,11 +1,11 @@
-//! The batching evaluator: one thread owns the network and serves every self-play worker,
-//! merging the leaves they send into one forward pass, and swapping in newly published models
-//! without a restart.
+//! The batching evaluator: one thread owns the network and serves every searcher that holds a
+//! [`Client`] (self-play workers, arena matches), merging the leaves they send into one forward
+//! pass, and swapping in newly published models without a restart.
 
-use crate::stats::Stats;
+use crate::encoding::{Encoder, Request};
+use crate::model::Model;
 use crossbeam::channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender};
 use koma_mcts::{Evaluation, Evaluator};
-use koma_model::{Encoder, Model, Request};
 use koma_rules::{Move, Position};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -17,6 +17,31 @@ struct Job {
     reply: Sender<Vec<Evaluation>>,
 }
 
+/// What the evaluator thread has done, for whoever reports it.
+#[derive(Debug, Default)]
+pub struct InferenceStats {
+    evaluated: AtomicU64,
+    batches: AtomicU64,
+    busy_ns: AtomicU64,
+}
+
+impl InferenceStats {
+    /// Positions evaluated so far.
+    pub fn evaluated(&self) -> u64 {
+        self.evaluated.load(Ordering::Relaxed)
+    }
+
+    /// Forward passes so far.
+    pub fn batches(&self) -> u64 {
+        self.batches.load(Ordering::Relaxed)
+    }
+
+    /// Nanoseconds spent in forward passes so far.
+    pub fn busy_ns(&self) -> u64 {
+        self.busy_ns.load(Ordering::Relaxed)
+    }
+}
+
 /// Source of newer models: called between batches; returns a model to switch to.
 pub type Reloader = Box<dyn FnMut() -> Option<Model> + Send>;
 
@@ -26,6 +51,7 @@ pub struct InferenceServer {
     handle: Option<JoinHandle<()>>,
     encoder: Encoder,
     step: Arc<AtomicU64>,
+    stats: Arc<InferenceStats>,
 }
 
 impl InferenceServer {
@@ -34,10 +60,11 @@ impl InferenceServer {
     pub fn start(
         model: Model,
         max_batch: usize,
-        stats: Arc<Stats>,
         mut reload: Reloader,
         reload_every: Duration,
     ) -> InferenceServer {
+        let stats = Arc::new(InferenceStats::default());
+        let counters = stats.clone();
         let (tx, rx) = unbounded::<Job>();
         let encoder = model.encoder().clone();
         let step = Arc::new(AtomicU64::new(model.meta.step));
@@ -71,7 +98,7 @@ impl InferenceServer {
                             Err(_) => break,
                         }
                     }
-                    serve(&model, jobs, &stats);
+                    serve(&model, jobs, &counters);
                     if last_check.elapsed() >= reload_every {
                         if let Some(m) = reload() {
                             step_w.store(m.meta.step, Ordering::Relaxed);
@@ -87,16 +114,22 @@ impl InferenceServer {
             handle: Some(handle),
             encoder,
             step,
+            stats,
         }
     }
 
-    /// A client for one worker thread.
+    /// A client for one searching thread.
     pub fn client(&self) -> Client {
         Client {
             tx: self.tx.clone(),
             encoder: self.encoder.clone(),
             step: self.step.clone(),
         }
+    }
+
+    /// Its counters.
+    pub fn stats(&self) -> Arc<InferenceStats> {
+        self.stats.clone()
     }
 
     /// Stops the thread once the clients are gone.
@@ -109,21 +142,23 @@ impl InferenceServer {
     }
 }
 
-fn serve(model: &Model, jobs: Vec<Job>, stats: &Stats) {
+fn serve(model: &Model, jobs: Vec<Job>, stats: &InferenceStats) {
     let start = Instant::now();
     let refs: Vec<&Request> = jobs.iter().flat_map(|j| j.requests.iter()).collect();
     let n = refs.len();
     let mut evals = model.evaluate_requests(&refs).into_iter();
-    Stats::add(&stats.busy_ns, start.elapsed().as_nanos() as u64);
-    Stats::add(&stats.evaluated, n as u64);
-    Stats::add(&stats.batches, 1);
+    stats
+        .busy_ns
+        .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    stats.evaluated.fetch_add(n as u64, Ordering::Relaxed);
+    stats.batches.fetch_add(1, Ordering::Relaxed);
     for j in jobs {
         let part: Vec<Evaluation> = evals.by_ref().take(j.requests.len()).collect();
         let _ = j.reply.send(part);
     }
 }
 
-/// A worker's connection to the evaluator thread.
+/// A searcher's connection to the evaluator thread.
 #[derive(Clone)]
 pub struct Client {
     tx: Sender<Job>,

@@ -1,0 +1,129 @@
+//! Following the models the trainer publishes: the first one self-play starts with, and each
+//! newer one the evaluator switches to, checked against its SHA-256 before it is loaded.
+
+use crate::session::options::RunOptions;
+use koma_model::{Model, Reloader};
+use koma_rules::Variant;
+use koma_store::backoff::{sleep_unless, Backoff};
+use koma_store::{publish, Store, StoreError};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+use tch::Device;
+
+fn load_published(
+    store: &Store,
+    l: &publish::Latest,
+    cache: &Path,
+    variant: &Arc<Variant>,
+    device: Device,
+) -> Result<Model, StoreError> {
+    let stem = publish::download(store, l, cache)?;
+    Model::load(&stem, variant, None, device).map_err(|e| StoreError::BadModel {
+        key: l.key.clone(),
+        reason: e.to_string(),
+    })
+}
+
+/// Loads the newest published model, waiting for one (and for the store) unless stopped.
+pub fn newest_model(
+    store: &Store,
+    cache: &Path,
+    opts: &RunOptions,
+    device: Device,
+) -> anyhow::Result<Option<Model>> {
+    let mut wait = Backoff::new(Duration::from_secs(2), Duration::from_secs(30));
+    loop {
+        match publish::latest(store) {
+            Ok(Some(l)) => match load_published(store, &l, cache, &opts.variant, device) {
+                Ok(m) => {
+                    tracing::info!(step = l.step, "self-play starts with model {}", l.key);
+                    return Ok(Some(m));
+                }
+                Err(e) => tracing::warn!("{e}; waiting for a usable published model"),
+            },
+            Ok(None) => tracing::info!("waiting for a published model in {}", store.url()),
+            Err(e) => tracing::warn!("reading the published model record: {e}"),
+        }
+        if !sleep_unless(&opts.stop, wait.fail()) {
+            return Ok(None);
+        }
+    }
+}
+
+/// The evaluator's model source: loads each newly published model. A model whose weights do
+/// not match their record, or that does not load, is rejected once and skipped until the
+/// record changes; the workers keep the model they have.
+pub fn reloader(
+    store: Arc<Store>,
+    cache: PathBuf,
+    variant: Arc<Variant>,
+    device: Device,
+    mut step: u64,
+) -> Reloader {
+    let mut rejected: Option<publish::Latest> = None;
+    let mut wait = Backoff::store();
+    Box::new(move || {
+        if !wait.ready() {
+            return None;
+        }
+        let l = match publish::latest(&store) {
+            Ok(Some(l)) => l,
+            Ok(None) => return None,
+            Err(e) => {
+                let d = wait.fail();
+                tracing::warn!(
+                    "looking for new models: {e}; self-play goes on with model {step}, next look in {}s",
+                    d.as_secs()
+                );
+                return None;
+            }
+        };
+        if l.step <= step || rejected.as_ref() == Some(&l) {
+            wait.succeed();
+            return None;
+        }
+        match load_published(&store, &l, &cache, &variant, device) {
+            Ok(m) => {
+                wait.succeed();
+                step = l.step;
+                tracing::info!(step, "self-play switched to model {}", l.key);
+                Some(m)
+            }
+            Err(e @ StoreError::BadModel { .. }) => {
+                tracing::warn!("rejected published model: {e}; self-play keeps model {step}");
+                rejected = Some(l);
+                None
+            }
+            Err(e) => {
+                let d = wait.fail();
+                tracing::warn!(
+                    "downloading model {}: {e}; self-play keeps model {step}, next try in {}s",
+                    l.key,
+                    d.as_secs()
+                );
+                None
+            }
+        }
+    })
+}
+
+/// Follows the published models on a thread of its own, so that a download or an unreachable
+/// store never holds up the evaluator; the evaluator takes each loaded model between batches.
+pub fn follow_models(mut find: Reloader, stop: Arc<AtomicBool>, every: Duration) -> Reloader {
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    std::thread::Builder::new()
+        .name("model-follower".into())
+        .spawn(move || {
+            while sleep_unless(&stop, every) {
+                if let Some(m) = find() {
+                    if tx.send(m).is_err() {
+                        return;
+                    }
+                }
+            }
+        })
+        .expect("the model follower thread starts");
+    Box::new(move || rx.try_iter().last())
+}
