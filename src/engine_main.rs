@@ -6,37 +6,17 @@ use anyhow::Context;
 use clap::Parser;
 use koma_engine::protocol::out::Out;
 use koma_engine::protocol::session::{Engine, EngineConfig};
-use koma_engine::search::{load_model, search_config, ModelSource, SearcherOptions};
-use koma_model::DeviceChoice;
-use std::path::PathBuf;
+use koma_engine::search::PlayOptions;
 use std::time::Duration;
 
-/// koma-engine: play a trained koma model from a GUI (XBoard, USI or UCI).
+/// koma-engine: a trained koma model for GUIs and other programs, over XBoard/CECP v2, USI or
+/// UCI (with UCI_Variant) on standard input and output. The protocol is recognised from the
+/// first command (`xboard`, `usi` or `uci`); the variant comes from the model.
 #[derive(Debug, Parser)]
-#[command(name = "koma-engine", version, about)]
-#[command(group(clap::ArgGroup::new("source").required(true).args(["model", "run_dir"])))]
+#[command(name = "koma-engine", version)]
 struct Args {
-    /// Checkpoint stem (path without `.json` / `.safetensors`).
-    #[arg(long)]
-    model: Option<PathBuf>,
-    /// Run directory: plays the newest model it has published.
-    #[arg(long)]
-    run_dir: Option<PathBuf>,
-    /// CPU threads for the network.
-    #[arg(long, default_value_t = 1)]
-    threads: i32,
-    /// Network device: auto, cpu, cuda or cuda:N.
-    #[arg(long, default_value = "auto")]
-    device: DeviceChoice,
-    /// Simulations per move when the GUI gives no time or node limit.
-    #[arg(long, default_value_t = koma_engine::arena::DEFAULT_SIMS)]
-    sims: u32,
-    /// Leaves evaluated per batch (more keeps a GPU busy).
-    #[arg(long, default_value_t = 8)]
-    batch: usize,
-    /// Gumbel root instead of PUCT.
-    #[arg(long)]
-    gumbel: bool,
+    #[command(flatten)]
+    play: PlayOptions,
     /// Time kept back per move for the round trip to the GUI, in milliseconds.
     #[arg(long, default_value_t = 50)]
     overhead_ms: u64,
@@ -47,21 +27,12 @@ struct Args {
 }
 
 fn run(a: Args) -> anyhow::Result<()> {
-    anyhow::ensure!(a.threads >= 1, "--threads must be at least 1");
-    anyhow::ensure!(a.batch >= 1, "--batch must be at least 1");
-    anyhow::ensure!(a.sims >= 1, "--sims must be at least 1");
-    tch::set_num_threads(a.threads);
-    let source = ModelSource::from_options(a.model.as_deref(), a.run_dir.as_deref())
-        .ok_or_else(|| anyhow::anyhow!("name the model: --model STEM or --run-dir DIR"))?;
-    let loaded = load_model(&source, a.device).context("loading the model")?;
+    a.play.validate()?;
+    let loaded = a.play.load().context("loading the model")?;
     let config = EngineConfig {
-        options: SearcherOptions {
-            config: search_config(a.gumbel, None),
-            batch: a.batch,
-            ..SearcherOptions::default()
-        },
+        options: a.play.searcher(),
         overhead: Duration::from_millis(a.overhead_ms),
-        default_sims: a.sims,
+        default_sims: a.play.sims,
     };
     let mut engine = Engine::new(loaded, config);
     let out = Out::new(std::io::stdout());

@@ -1,6 +1,6 @@
 //! The `koma` command line, run as a user would.
 
-#[path = "../engine/tests/common/mod.rs"]
+#[path = "../arena/tests/common/mod.rs"]
 mod common;
 
 use std::process::Command;

@@ -4,7 +4,7 @@
 //! move-now and stop requests, and malformed lines. Every engine move is checked for legality
 //! against koma's rules.
 
-#[path = "../engine/tests/common/mod.rs"]
+#[path = "../arena/tests/common/mod.rs"]
 mod common;
 
 use std::io::{BufRead, BufReader, Write};

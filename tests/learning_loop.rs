@@ -87,12 +87,11 @@ fn check_run(dir: &Path, variant: &str) {
     );
     // The newest model plays an arena match.
     let stem = publish::download(&store, &latest, &dir.join("arena-cache")).unwrap();
-    let a: koma_engine::arena::PlayerSpec =
-        format!("model:{}:sims=8", stem.display()).parse().unwrap();
-    let b: koma_engine::arena::PlayerSpec = "random".parse().unwrap();
-    let mut cfg = koma_engine::arena::MatchConfig::new(v.clone(), a, b, 2);
+    let a: koma_arena::PlayerSpec = format!("model:{}:sims=8", stem.display()).parse().unwrap();
+    let b: koma_arena::PlayerSpec = "random".parse().unwrap();
+    let mut cfg = koma_arena::MatchConfig::new(v.clone(), a, b, 2);
     cfg.max_plies = Some(60);
-    let report = koma_engine::arena::run_match(&cfg).unwrap();
+    let report = koma_arena::run_match(&cfg).unwrap();
     assert_eq!(report.games.len(), 2);
 }
 

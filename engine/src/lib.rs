@@ -1,18 +1,11 @@
-//! koma-engine: playing the trained players.
+//! koma-engine: a trained model playing one game at a time.
 //!
-//! [`arena`] plays matches between two players (a model with its search settings, or a
-//! baseline), many games at once so that model players evaluate their search leaves in large
-//! batches, and reports results with an Elo estimate. [`search`] is the one search driver of
-//! the front ends that play a single game: [`play`] (a game in the browser) and the engine
-//! protocols.
+//! [`search`] is the one search driver of the front ends that play a single game (tree reuse
+//! between moves, batched leaves, time limits) and the one model loader of every front end;
+//! [`game`] is the record of a game those front ends keep; [`protocol`] speaks XBoard/CECP,
+//! USI and UCI on standard input and output. The browser front end (`koma-play`) and the
+//! arena (`koma-arena`) build on these.
 
-pub mod arena;
-pub mod ladder;
-pub mod play;
+pub mod game;
 pub mod protocol;
 pub mod search;
-
-pub use arena::{
-    run_match, ArenaError, EloEstimate, EndReason, GameRecord, MatchConfig, MatchReport,
-    ModelPlayer, PlayerParseError, PlayerSpec,
-};

@@ -6,7 +6,7 @@
 
 #![no_main]
 
-use koma_engine::play::{handle, EngineDefaults, Session};
+use koma_play::{handle, EngineDefaults, Session};
 use koma_engine::search::SearcherOptions;
 use libfuzzer_sys::fuzz_target;
 

@@ -9,14 +9,6 @@ use std::sync::Arc;
 pub fn tiny_model(variant: &str) -> (Arc<Variant>, Model) {
     tch::set_num_threads(1);
     let v = load_variant(variant).expect("built-in variant");
-    let arch = Arch {
-        blocks: 1,
-        channels: 8,
-        gpool_every: 1,
-        head_dim: 4,
-        value_channels: 2,
-        value_hidden: 8,
-    };
-    let model = Model::new(&v, &arch, tch::Device::Cpu);
+    let model = Model::new(&v, &Arch::tiny(), tch::Device::Cpu);
     (v, model)
 }

@@ -2,8 +2,10 @@
 //! Gumbel-top-k over the policy logits, share the simulations among them by sequential halving,
 //! and derive the policy target from completed Q-values.
 
+use crate::config::SearchConfig;
+use crate::node::Edge;
 use crate::noise::gumbel;
-use crate::tree::Tree;
+use rand::Rng;
 
 /// The root's Gumbel state for one search.
 #[derive(Debug, Clone)]
@@ -44,33 +46,48 @@ fn considered_visits(m: usize, sims: usize) -> Vec<u32> {
 }
 
 impl GumbelRoot {
-    pub(crate) fn new(tree: &mut Tree, noisy: bool) -> GumbelRoot {
-        let (a, b) = tree.edge_range(tree.root);
-        let mut base = Vec::with_capacity(b - a);
-        for i in a..b {
-            let logit = tree.edges[i].raw_prior.max(1e-12).ln();
-            let g = if noisy { gumbel(&mut tree.rng) } else { 0.0 };
+    /// The state of a search of `budget` simulations over the root's `edges`, begun when
+    /// `root_sims` root simulations had started; `noisy` samples the Gumbel variables
+    /// (self-play), otherwise they are zero.
+    pub(crate) fn new(
+        edges: &[Edge],
+        cfg: &SearchConfig,
+        budget: u32,
+        root_sims: u32,
+        noisy: bool,
+        rng: &mut impl Rng,
+    ) -> GumbelRoot {
+        let mut base = Vec::with_capacity(edges.len());
+        for e in edges {
+            let logit = e.raw_prior.max(1e-12).ln();
+            let g = if noisy { gumbel(rng) } else { 0.0 };
             base.push(logit + g);
         }
-        let m = tree.cfg.gumbel_considered.min(b - a).max(1);
+        let m = cfg.gumbel_considered.min(edges.len()).max(1);
         GumbelRoot {
             base,
-            schedule: considered_visits(m, tree.budget as usize),
-            offset: tree.root_sims,
-            start_visits: tree.edges[a..b].iter().map(|e| e.n).collect(),
+            schedule: considered_visits(m, budget as usize),
+            offset: root_sims,
+            start_visits: edges.iter().map(|e| e.n).collect(),
         }
     }
 
-    /// The root edge for the next simulation: among moves whose visits (completed and under
-    /// way) equal the schedule's count, the best by g + logit + sigma(completed Q).
-    pub(crate) fn select(&mut self, tree: &Tree) -> usize {
-        let (a, b) = tree.edge_range(tree.root);
-        let k = tree.root_sims.saturating_sub(1 + self.offset) as usize;
-        let sigma = completed_sigma(tree);
+    /// Index (among the root's `edges`) of the edge for the next simulation, the
+    /// `root_sims`-th: among moves whose visits (completed and under way) equal the
+    /// schedule's count, the best by g + logit + sigma(completed Q).
+    pub(crate) fn select(
+        &self,
+        edges: &[Edge],
+        root_sims: u32,
+        net_value: f32,
+        cfg: &SearchConfig,
+    ) -> usize {
+        let k = root_sims.saturating_sub(1 + self.offset) as usize;
+        let sigma = completed_sigma(edges, net_value, cfg);
         let target = self.schedule.get(k).copied();
         let mut best = None;
         let mut best_score = f32::NEG_INFINITY;
-        for (i, (e, s)) in tree.edges[a..b].iter().zip(&sigma).enumerate() {
+        for (i, (e, s)) in edges.iter().zip(&sigma).enumerate() {
             let n = e.n + e.inflight - self.start_visits[i];
             if let Some(t) = target {
                 if n != t {
@@ -80,22 +97,21 @@ impl GumbelRoot {
             let score = self.base[i] + s;
             if score > best_score {
                 best_score = score;
-                best = Some(a + i);
+                best = Some(i);
             }
         }
         // Past the schedule (more simulations than planned) or when every candidate is busy:
         // fall back to the best-scoring move among the most-visited.
-        best.unwrap_or_else(|| a + self.final_choice(tree))
+        best.unwrap_or_else(|| self.final_choice(edges, net_value, cfg))
     }
 
-    /// Index (within the root's edges) of the move to play: the best-scoring among the moves
-    /// most visited by this search.
-    pub(crate) fn final_choice(&self, tree: &Tree) -> usize {
-        let (a, b) = tree.edge_range(tree.root);
-        let visits = |i: usize| tree.edges[a + i].n - self.start_visits[i];
-        let max_n = (0..(b - a)).map(visits).max().unwrap_or(0);
-        let sigma = completed_sigma(tree);
-        (0..(b - a))
+    /// Index (among the root's `edges`) of the move to play: the best-scoring among the
+    /// moves most visited by this search.
+    pub(crate) fn final_choice(&self, edges: &[Edge], net_value: f32, cfg: &SearchConfig) -> usize {
+        let visits = |i: usize| edges[i].n - self.start_visits[i];
+        let max_n = (0..edges.len()).map(visits).max().unwrap_or(0);
+        let sigma = completed_sigma(edges, net_value, cfg);
+        (0..edges.len())
             .filter(|&i| visits(i) == max_n)
             .max_by(|&x, &y| {
                 (self.base[x] + sigma[x])
@@ -107,11 +123,9 @@ impl GumbelRoot {
 }
 
 /// sigma(completed Q) for each root edge: visited moves use their mean value, unvisited ones the
-/// mixed value estimate; values are rescaled to [0, 1] over the root's moves, then scaled by
-/// (c_visit + max visits) * c_scale.
-pub(crate) fn completed_sigma(tree: &Tree) -> Vec<f32> {
-    let (a, b) = tree.edge_range(tree.root);
-    let edges = &tree.edges[a..b];
+/// mixed value estimate (from the root's `net_value`); values are rescaled to [0, 1] over the
+/// root's moves, then scaled by (c_visit + max visits) * c_scale.
+pub(crate) fn completed_sigma(edges: &[Edge], net_value: f32, cfg: &SearchConfig) -> Vec<f32> {
     let sum_n: u32 = edges.iter().map(|e| e.n).sum();
     let max_n = edges.iter().map(|e| e.n).max().unwrap_or(0);
     let (mut pq, mut p) = (0.0f32, 0.0f32);
@@ -119,7 +133,7 @@ pub(crate) fn completed_sigma(tree: &Tree) -> Vec<f32> {
         pq += e.raw_prior * e.w / e.n as f32;
         p += e.raw_prior;
     }
-    let v_net = tree.nodes[tree.root as usize].net_value;
+    let v_net = net_value;
     let v_mix = if p > 0.0 {
         (v_net + sum_n as f32 * pq / p) / (1.0 + sum_n as f32)
     } else {
@@ -131,18 +145,17 @@ pub(crate) fn completed_sigma(tree: &Tree) -> Vec<f32> {
         .collect();
     let lo = q.iter().cloned().fold(f32::INFINITY, f32::min);
     let hi = q.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
-    let scale = (tree.cfg.gumbel_c_visit + max_n as f32) * tree.cfg.gumbel_c_scale;
+    let scale = (cfg.gumbel_c_visit + max_n as f32) * cfg.gumbel_c_scale;
     q.iter()
         .map(|&x| scale * (x - lo) / (hi - lo).max(1e-8))
         .collect()
 }
 
-/// The improved policy softmax(logit + sigma(completed Q)) over the root's moves: the Gumbel
+/// The improved policy softmax(logit + sigma(completed Q)) over the root's `edges`: the Gumbel
 /// AlphaZero policy target.
-pub(crate) fn improved_policy(tree: &Tree) -> Vec<f32> {
-    let (a, b) = tree.edge_range(tree.root);
-    let sigma = completed_sigma(tree);
-    let z: Vec<f32> = tree.edges[a..b]
+pub(crate) fn improved_policy(edges: &[Edge], net_value: f32, cfg: &SearchConfig) -> Vec<f32> {
+    let sigma = completed_sigma(edges, net_value, cfg);
+    let z: Vec<f32> = edges
         .iter()
         .zip(&sigma)
         .map(|(e, s)| e.raw_prior.max(1e-12).ln() + s)

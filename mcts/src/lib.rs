@@ -8,13 +8,17 @@
 //! the [`UniformEvaluator`].
 
 mod config;
+pub mod driver;
 mod evaluator;
 mod gumbel;
+mod node;
 mod noise;
+mod run;
 mod search;
 mod tree;
 
 pub use config::SearchConfig;
 pub use evaluator::{Evaluation, Evaluator, UniformEvaluator};
+pub use run::{SearchRun, STALL_ROUNDS};
 pub use search::{search, simulate, SearchResult};
 pub use tree::{Gathered, Ticket, Tree};

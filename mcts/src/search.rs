@@ -2,6 +2,7 @@
 
 use crate::evaluator::Evaluator;
 use crate::gumbel::improved_policy;
+use crate::run::SearchRun;
 use crate::tree::{Gathered, Tree};
 use koma_rules::{Move, Position};
 use rand::Rng;
@@ -63,8 +64,9 @@ impl Tree {
                 .collect();
             (policy, w)
         } else if let Some(g) = &self.gumbel {
-            let pi = improved_policy(self);
-            let best = children[g.final_choice(self)].0;
+            let (edges, net_value) = self.root_edges();
+            let pi = improved_policy(edges, net_value, &self.cfg);
+            let best = children[g.final_choice(edges, net_value, &self.cfg)].0;
             (children.iter().map(|c| c.0).zip(pi).collect(), best)
         } else {
             let total: u32 = visits.iter().map(|v| v.1).sum();
@@ -79,19 +81,26 @@ impl Tree {
                 .collect();
             (policy, best)
         };
+        // A root with a move that wins at once is worth a win, however few simulations ran.
+        let value = if self.root_win.is_some() {
+            1.0
+        } else {
+            self.root_value()
+        };
         Some(SearchResult {
             best,
             visits,
             policy,
-            value: self.root_value(),
+            value,
             simulations: self.root_visits(),
         })
     }
 }
 
-/// Runs simulations from `pos` (left unchanged) in rounds of up to `batch` leaves evaluated
-/// together, for as long as `remaining` (asked before each round) says more may start; 0
-/// stops. Returns `false` when the root is terminal (the game is over there).
+/// Runs the simulations of `run` from `pos` (left unchanged) in rounds of up to `batch` leaves
+/// evaluated together, until the run is done (see [`SearchRun::is_done`]) or `more` (asked
+/// before each round) says stop. Returns `false` when the root is terminal (the game is over
+/// there).
 ///
 /// Every driver of a single tree uses this loop: [`search`] with a simulation count, the
 /// front ends with clocks and stop requests.
@@ -100,20 +109,19 @@ pub fn simulate<E: Evaluator>(
     pos: &mut Position,
     eval: &E,
     batch: usize,
-    mut remaining: impl FnMut(&Tree) -> u32,
+    run: &mut SearchRun,
+    mut more: impl FnMut(&Tree) -> bool,
 ) -> bool {
     let start = tree.root_visits();
     let mut tickets = Vec::with_capacity(batch);
     let mut requests = Vec::with_capacity(batch);
-    let mut stalls = 0;
     loop {
-        let left = remaining(tree);
-        if left == 0 {
+        if run.is_done(tree) || !more(tree) {
             return true;
         }
         let want = batch
             .max(1)
-            .min(left as usize)
+            .min(run.remaining(tree) as usize)
             .min(if tree.root_expanded() { usize::MAX } else { 1 });
         let mut progressed = false;
         for _ in 0..want {
@@ -131,16 +139,10 @@ pub fn simulate<E: Evaluator>(
             for (t, e) in tickets.drain(..).zip(evals) {
                 tree.apply(t, e);
             }
+            tickets.clear();
             progressed = true;
         }
-        if progressed {
-            stalls = 0;
-        } else {
-            stalls += 1;
-            if stalls > 1000 {
-                return true;
-            }
-        }
+        run.round(progressed);
         if !tree.root_expanded() && tree.root_visits() > start {
             return false;
         }
@@ -157,11 +159,8 @@ pub fn search<E: Evaluator>(
     batch: usize,
     noisy: bool,
 ) -> Option<SearchResult> {
-    tree.begin(simulations, noisy);
-    let target = tree.root_visits() + simulations.max(1);
-    if !simulate(tree, pos, eval, batch, |t| {
-        target.saturating_sub(t.root_visits())
-    }) {
+    let mut run = SearchRun::begin(tree, simulations, noisy);
+    if !simulate(tree, pos, eval, batch, &mut run, |_| true) {
         return None;
     }
     tree.result()

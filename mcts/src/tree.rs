@@ -3,51 +3,11 @@
 use crate::config::SearchConfig;
 use crate::evaluator::{Evaluation, Evaluator};
 use crate::gumbel::GumbelRoot;
+use crate::node::{Edge, Node, State, NONE};
 use crate::noise::dirichlet;
 use koma_rules::{Move, Outcome, PieceValues, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-
-pub(crate) const NONE: u32 = u32::MAX;
-
-/// A move out of a node, with the statistics of the subtree behind it.
-#[derive(Debug, Clone)]
-pub(crate) struct Edge {
-    pub(crate) mv: Move,
-    /// Prior used for selection (noise mixed in at a noisy root).
-    pub(crate) prior: f32,
-    /// The network's prior, kept for Gumbel logits and policy targets.
-    pub(crate) raw_prior: f32,
-    pub(crate) child: u32,
-    /// Completed visits.
-    pub(crate) n: u32,
-    /// Sum of backed-up values, from the view of the player making this move.
-    pub(crate) w: f32,
-    /// Visits under way (virtual loss).
-    pub(crate) inflight: u32,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum State {
-    /// Not yet reached.
-    New,
-    /// Sent for evaluation; edges known, priors not yet.
-    Pending,
-    /// Evaluated.
-    Expanded,
-    /// Game over here; value for the side to move.
-    Terminal(f32),
-}
-
-#[derive(Debug, Clone)]
-pub(crate) struct Node {
-    pub(crate) first_edge: u32,
-    pub(crate) n_edges: u32,
-    pub(crate) n: u32,
-    pub(crate) state: State,
-    /// The evaluation's value for the side to move.
-    pub(crate) net_value: f32,
-}
 
 /// What a leaf evaluation must be given back with.
 #[derive(Debug)]
@@ -351,7 +311,14 @@ impl Tree {
             return;
         }
         if self.cfg.gumbel {
-            self.gumbel = Some(GumbelRoot::new(self, self.noisy));
+            self.gumbel = Some(GumbelRoot::new(
+                &self.edges[a..b],
+                &self.cfg,
+                self.budget,
+                self.root_sims,
+                self.noisy,
+                &mut self.rng,
+            ));
         } else if self.noisy && !self.noise_applied && self.cfg.dirichlet_weight > 0.0 {
             let n = b - a;
             let alpha = self.cfg.dirichlet_total_alpha / n as f32;
@@ -405,11 +372,10 @@ impl Tree {
                 return a + i;
             }
         }
-        if self.gumbel.is_some() {
-            let mut g = self.gumbel.take().expect("checked");
-            let e = g.select(self);
-            self.gumbel = Some(g);
-            e
+        if let Some(g) = &self.gumbel {
+            let (a, b) = self.edge_range(self.root);
+            let net_value = self.nodes[self.root as usize].net_value;
+            a + g.select(&self.edges[a..b], self.root_sims, net_value, &self.cfg)
         } else {
             self.select_puct(self.root)
         }
@@ -507,6 +473,12 @@ impl Tree {
         self.nodes = nodes;
         self.edges = edges;
         self.root = 0;
+    }
+
+    /// The root's edges and its network value.
+    pub(crate) fn root_edges(&self) -> (&[Edge], f32) {
+        let (a, b) = self.edge_range(self.root);
+        (&self.edges[a..b], self.nodes[self.root as usize].net_value)
     }
 
     /// Root moves with their completed visits, priors and mean values (for the mover).

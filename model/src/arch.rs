@@ -33,3 +33,18 @@ impl Default for Arch {
         }
     }
 }
+
+impl Arch {
+    /// The smallest network the model builds (one block of eight channels): enough to run every
+    /// code path in a moment, for tests, fuzzing and smoke runs; it plays no better than chance.
+    pub fn tiny() -> Arch {
+        Arch {
+            blocks: 1,
+            channels: 8,
+            gpool_every: 0,
+            head_dim: 4,
+            value_channels: 2,
+            value_hidden: 8,
+        }
+    }
+}

@@ -47,11 +47,4 @@ pub use perft::{perft, perft_copy_make, perft_divide};
 pub use piece::{Piece, PieceKind};
 pub use position::Position;
 pub use square::Square;
-pub use variant::{Variant, VariantError};
-
-use std::sync::Arc;
-
-/// Loads a built-in variant or variant file, shared for positions.
-pub fn load_variant(name: &str) -> Result<Arc<Variant>, VariantError> {
-    Variant::load(name).map(Arc::new)
-}
+pub use variant::{load_variant, Variant, VariantError};

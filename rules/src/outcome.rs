@@ -18,6 +18,8 @@ pub enum WinReason {
     /// An arbiter's ruling, never reached by the rules themselves: the loser (an external
     /// engine in a match) played a move that is not legal, or none.
     Forfeit,
+    /// The loser gave up (a search that judged its position lost for several moves in a row).
+    Resignation,
 }
 
 /// Why a game was drawn.

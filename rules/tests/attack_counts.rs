@@ -5,15 +5,12 @@
 //! defences and blocked slides. Ko Shogi's shots are generated outside the move tables and
 //! are not counted, so it is left out here.
 
-use koma_rules::{load_variant, Color, Position};
+mod common;
+
+use common::{attack_counts, variant};
+use koma_rules::{Color, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-
-fn counts(pos: &Position, by: Color) -> Vec<u8> {
-    let mut c = vec![0; pos.variant().geometry.num_squares()];
-    pos.add_attack_counts(by, &mut c);
-    c
-}
 
 #[test]
 fn counts_match_the_capturing_moves_along_random_games() {
@@ -23,7 +20,7 @@ fn counts_match_the_capturing_moves_along_random_games() {
         "gyaku-sama-shogi",
         "hook-shogi",
     ] {
-        let v = load_variant(id).unwrap();
+        let v = variant(id);
         let g = &v.geometry;
         let mut rng = StdRng::seed_from_u64(7);
         let mut checked = 0;
@@ -31,7 +28,7 @@ fn counts_match_the_capturing_moves_along_random_games() {
             let mut pos = Position::start(&v);
             for _ in 0..(60 + 40 * game) {
                 let us = pos.side_to_move();
-                let c = counts(&pos, us);
+                let c = attack_counts(&pos, us);
                 let mut moves = Vec::new();
                 pos.generate_pseudo_legal(&mut moves);
                 for &sq in g.squares() {
@@ -70,13 +67,13 @@ fn counts_match_the_capturing_moves_along_random_games() {
 
 #[test]
 fn defences_and_blocked_slides_are_counted_by_hand() {
-    let v = load_variant("hand-shogi").unwrap();
+    let v = variant("hand-shogi");
     let g = &v.geometry;
     // Black: king, gold, lance (fR) on file 4, ranks 0-2; White: king and soldier on file 4,
     // ranks 8 and 6, shogun (R3) on file 8, rank 4.
     let pos = Position::from_text(&v, "4k4/9/4(so)4/9/8(sh)/9/4L4/4G4/4K4 b -").unwrap();
-    let black = counts(&pos, Color::Black);
-    let white = counts(&pos, Color::White);
+    let black = attack_counts(&pos, Color::Black);
+    let white = attack_counts(&pos, Color::White);
     let at = |f: u8, r: u8| g.board_index(g.square(f, r).unwrap()).unwrap();
     // The lance on file 4 (0-based), rank 2 is defended by the gold; the gold by the king.
     assert_eq!(black[at(4, 2)], 1);

@@ -1,21 +1,15 @@
 //! One test per special rule of Hand Shogi (shared/rules/README.md); each fails if its rule is
 //! removed from the rules core or from configs/variants/hand-shogi.toml.
 
-use koma_rules::{load_variant, DrawReason, Outcome, Position, WinReason};
+mod common;
+
+use common::{move_texts, play, play_cycle, variant};
+use koma_rules::{DrawReason, Outcome, Position, WinReason};
 use std::collections::BTreeSet;
-use std::sync::Arc;
-
-fn variant() -> Arc<koma_rules::Variant> {
-    load_variant("hand-shogi").unwrap()
-}
-
-fn texts(pos: &mut Position) -> BTreeSet<String> {
-    pos.legal_moves().iter().map(|m| pos.move_text(m)).collect()
-}
 
 fn drops_of(pos: &mut Position, id: &str) -> BTreeSet<String> {
     let prefix = format!("{id}@");
-    texts(pos)
+    move_texts(pos)
         .into_iter()
         .filter(|t| t.starts_with(&prefix))
         .map(|t| t[prefix.len()..].to_owned())
@@ -38,7 +32,7 @@ const KINGS_ONLY: &str = "8k/9/9/9/9/9/9/9/K8";
 
 #[test]
 fn knight_is_not_dropped_into_the_promotion_zone() {
-    let v = variant();
+    let v = variant("hand-shogi");
     let mut pos = Position::from_text(&v, &format!("{KINGS_ONLY} b N")).unwrap();
     let expected = all_squares_where(|f, r| r <= 6 && !(f == 'a' && r == 1));
     assert_eq!(drops_of(&mut pos, "N"), expected);
@@ -50,17 +44,17 @@ fn knight_is_not_dropped_into_the_promotion_zone() {
 
 #[test]
 fn lance_is_not_dropped_on_the_last_rank_but_may_move_there() {
-    let v = variant();
+    let v = variant("hand-shogi");
     let mut pos = Position::from_text(&v, &format!("{KINGS_ONLY} b L")).unwrap();
     let expected = all_squares_where(|f, r| r <= 8 && !(f == 'a' && r == 1));
     assert_eq!(drops_of(&mut pos, "L"), expected);
     let mut pos = Position::from_text(&v, "8k/9/4L4/9/9/9/9/9/K8 b -").unwrap();
-    assert!(texts(&mut pos).contains("e7e9"));
+    assert!(move_texts(&mut pos).contains("e7e9"));
 }
 
 #[test]
 fn soldier_is_not_dropped_on_a_file_with_a_soldier_of_the_same_player() {
-    let v = variant();
+    let v = variant("hand-shogi");
     // Black soldier on c4, White soldier on e6: Black may drop on e (any rank), not on c.
     let mut pos = Position::from_text(&v, "8k/9/9/4(so)4/9/2(SO)6/9/9/K8 b (SO)").unwrap();
     let got = drops_of(&mut pos, "SO");
@@ -74,7 +68,7 @@ fn soldier_is_not_dropped_on_a_file_with_a_soldier_of_the_same_player() {
 
 #[test]
 fn hasty_and_onager_are_dropped_only_to_give_check() {
-    let v = variant();
+    let v = variant("hand-shogi");
     let mut pos = Position::from_text(&v, "9/9/9/9/4k4/9/9/9/K8 b HO").unwrap();
     // Hasty (A) checks the King on e5 from c3, g3, c7, g7; Onager (D) from e3, e7, c5, g5.
     assert_eq!(
@@ -89,23 +83,22 @@ fn hasty_and_onager_are_dropped_only_to_give_check() {
 
 #[test]
 fn knight_must_promote_in_the_zone() {
-    let v = variant();
+    let v = variant("hand-shogi");
     let mut pos = Position::from_text(&v, "8k/9/9/9/4N4/9/9/9/K8 b -").unwrap();
-    let ms = texts(&mut pos);
+    let ms = move_texts(&mut pos);
     // e5 to d7 / f7 (rank 7 is in the zone): promotion is forced, so only the '+' moves.
     assert!(ms.contains("e5d7+") && ms.contains("e5f7+"));
     assert!(!ms.contains("e5d7") && !ms.contains("e5d7="));
     let mut pos = Position::from_text(&v, "8k/9/9/9/9/4N4/9/9/K8 b -").unwrap();
-    let ms = texts(&mut pos);
+    let ms = move_texts(&mut pos);
     assert!(ms.contains("e4d6") && !ms.contains("e4d6+"));
 }
 
 #[test]
 fn captured_pieces_go_to_hand_unpromoted() {
-    let v = variant();
+    let v = variant("hand-shogi");
     let mut pos = Position::from_text(&v, "8k/9/9/9/4+n4/4G4/9/9/K8 b -").unwrap();
-    let m = pos.parse_move("e4e5").unwrap();
-    pos.make_move(m);
+    play(&mut pos, "e4e5");
     let n = v.kind_by_id("N").unwrap();
     let pn = v.kind_by_id("+N").unwrap();
     assert_eq!(pos.in_hand(koma_rules::Color::Black, n), 1);
@@ -115,22 +108,22 @@ fn captured_pieces_go_to_hand_unpromoted() {
 
 #[test]
 fn a_move_may_not_leave_the_own_king_attacked() {
-    let v = variant();
+    let v = variant("hand-shogi");
     // White lance on e9 pins the Black gold on e5 to the King on e1.
     let mut pos = Position::from_text(&v, "4l3k/9/9/9/4G4/9/9/9/4K4 b -").unwrap();
-    let ms = texts(&mut pos);
+    let ms = move_texts(&mut pos);
     assert!(ms.contains("e5e6"), "moving along the pin line stays legal");
     assert!(!ms.contains("e5d5") && !ms.contains("e5f5"), "{ms:?}");
     // The King may not step onto a square the lance... or a gold attacks.
     let mut pos = Position::from_text(&v, "8k/9/9/9/9/9/3g5/9/4K4 b -").unwrap();
-    let ms = texts(&mut pos);
+    let ms = move_texts(&mut pos);
     assert!(!ms.contains("e1d2") && !ms.contains("e1e2"), "{ms:?}");
     assert!(ms.contains("e1f1"));
 }
 
 #[test]
 fn no_legal_move_loses() {
-    let v = variant();
+    let v = variant("hand-shogi");
     // White King i9 in check by the gold on h8, which the shogun on h5 protects.
     let mut pos = Position::from_text(&v, "8k/7G1/9/9/7(SH)1/9/9/9/K8 w -").unwrap();
     assert!(pos.legal_moves().is_empty());
@@ -143,20 +136,9 @@ fn no_legal_move_loses() {
     );
 }
 
-fn play_cycle(pos: &mut Position, cycle: &[&str], times: usize) -> Option<Outcome> {
-    for _ in 0..times {
-        for t in cycle {
-            assert!(pos.outcome().is_none(), "game ended early before {t}");
-            let m = pos.parse_move(t).unwrap();
-            pos.make_move(m);
-        }
-    }
-    pos.outcome()
-}
-
 #[test]
 fn perpetual_check_loses() {
-    let v = variant();
+    let v = variant("hand-shogi");
     // The shogun checks the White King along the file after every King move.
     let mut pos = Position::from_text(&v, "8k/9/9/8(SH)/9/9/9/9/K8 w -").unwrap();
     let out = play_cycle(&mut pos, &["i9h9", "i6h6", "h9i9", "h6i6"], 3);
@@ -171,7 +153,7 @@ fn perpetual_check_loses() {
 
 #[test]
 fn fourth_repetition_is_a_draw() {
-    let v = variant();
+    let v = variant("hand-shogi");
     let mut pos = Position::from_text(&v, "8k/9/9/9/9/9/9/9/K8 b -").unwrap();
     let out = play_cycle(&mut pos, &["a1a2", "i9h9", "a2a1", "h9i9"], 3);
     assert_eq!(out, Some(Outcome::Draw(DrawReason::Repetition)));
@@ -180,11 +162,10 @@ fn fourth_repetition_is_a_draw() {
 
 #[test]
 fn maximum_length_is_a_draw() {
-    let v = variant();
+    let v = variant("hand-shogi");
     let max = v.rules.max_plies;
     let mut pos = Position::from_text(&v, &format!("8k/9/9/9/9/9/9/9/K8 b - {}", max - 1)).unwrap();
     assert_eq!(pos.outcome(), None);
-    let m = pos.parse_move("a1a2").unwrap();
-    pos.make_move(m);
+    play(&mut pos, "a1a2");
     assert_eq!(pos.outcome(), Some(Outcome::Draw(DrawReason::MaxLength)));
 }

@@ -1,12 +1,17 @@
-//! Ko Shogi perft from the start, cross-checked against the independent reference generator
-//! in `reference/ko_shogi.rs` (a slow implementation written from the specification's plain
-//! words, sharing no code or data with the rules core), and move-set and successor cross-checks
-//! along random games and in random positions crowded with the pieces that have special rules.
+//! Ko Shogi: the start position's perft (numbers in `data/perft.txt`) cross-checked against the
+//! independent reference generator in `reference/ko_shogi.rs` (a slow implementation written
+//! from the specification's plain words, sharing no code or data with the rules core), and
+//! move-set and successor cross-checks along random games and in random positions crowded with
+//! the pieces that have special rules.
 
+mod common;
 #[path = "reference/ko_shogi.rs"]
 mod reference;
 
-use koma_rules::{load_variant, perft, Move, Position, Promotion, Variant};
+use common::{
+    check_moves, expected_perft, place_random_pieces, random_side, removed, token, variant, Grid,
+};
+use koma_rules::{perft, Move, Position, Promotion, Variant};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -14,23 +19,11 @@ use reference::{RefMove, RefPosition};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-/// Perft from the start position (promotion choices counted). Depth 1 is the specification's
-/// figure (E1, 224 moves of which two may promote). Depth 2 is the specification's figure from
-/// a quick model, and the reference generator's count too; depth 3, where the first captures
-/// and promotions of both sides meet, is the reference's count (tests below; the reference
-/// needs a few seconds for it).
-const START_PERFT: [u64; 3] = [226, 50_940, 11_594_859];
-
 /// A move as the reference keys it: origin, destination, removed squares in board order,
 /// promotion suffix.
 fn key(pos: &Position, m: &Move) -> String {
     let g = &pos.variant().geometry;
-    let mut removed = m.kills().to_vec();
-    if m.to() != m.from() && pos.piece_at(m.to()).is_piece() {
-        removed.push(m.to());
-    }
-    removed.sort_by_key(|&s| (g.file_of(s), g.rank_of(s)));
-    let names: Vec<String> = removed.iter().map(|&s| g.name(s)).collect();
+    let names: Vec<String> = removed(pos, m).iter().map(|&s| g.name(s)).collect();
     let promo = match m.promotion() {
         Promotion::None => "",
         Promotion::Promote => "+",
@@ -67,14 +60,9 @@ fn compare(pos: &mut Position) -> Vec<Move> {
         .into_iter()
         .map(|m| (RefPosition::key(&m), m))
         .collect();
-    let a: BTreeSet<&String> = ours.keys().collect();
-    let b: BTreeSet<&String> = theirs.keys().collect();
-    let missing: Vec<_> = b.difference(&a).collect();
-    let extra: Vec<_> = a.difference(&b).collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
-        "at {text}:\n  missing {missing:?}\n  extra {extra:?}"
-    );
+    let a: BTreeSet<String> = ours.keys().cloned().collect();
+    let b: BTreeSet<String> = theirs.keys().cloned().collect();
+    check_moves(&format!("at {text}"), &a, &b);
     for (k, m) in &ours {
         let t = pos.move_text(m);
         assert_eq!(pos.parse_move(&t).unwrap(), *m, "{t} at {text}");
@@ -89,25 +77,17 @@ fn compare(pos: &mut Position) -> Vec<Move> {
 }
 
 #[test]
-fn start_perft() {
-    let v = load_variant("ko-shogi").unwrap();
-    let mut pos = Position::start(&v);
-    for (d, &n) in START_PERFT.iter().enumerate() {
-        assert_eq!(perft(&mut pos, d as u32 + 1), n, "perft({})", d + 1);
-    }
-}
-
-#[test]
 fn reference_agrees_on_the_start_perft() {
     let r = RefPosition::start();
-    for (d, &n) in START_PERFT.iter().enumerate() {
-        assert_eq!(r.perft(d as u32 + 1), n, "perft({})", d + 1);
+    for depth in 1..=3 {
+        let n = expected_perft("ko-shogi", "startpos", depth);
+        assert_eq!(r.perft(depth), n, "perft({depth})");
     }
 }
 
 #[test]
 fn start_position_agrees_with_the_specification() {
-    let v = load_variant("ko-shogi").unwrap();
+    let v = variant("ko-shogi");
     let mut pos = Position::start(&v);
     assert_eq!(
         board_and_side(&RefPosition::start().to_fen()),
@@ -120,7 +100,7 @@ fn start_position_agrees_with_the_specification() {
 /// reach the same positions.
 #[test]
 fn move_sets_agree_along_random_games() {
-    let v = load_variant("ko-shogi").unwrap();
+    let v = variant("ko-shogi");
     let mut rng = StdRng::seed_from_u64(0x6b6f);
     let mut positions = 0;
     for _ in 0..3 {
@@ -160,72 +140,22 @@ const COMMANDERS: [&[&str]; 4] = [&["G"], &["GV"], &["MT", "BN"], &["G", "MT", "
 /// troop with a banner), then `n` pieces of random kinds on random squares, a random side to
 /// move.
 fn random_position(v: &Arc<Variant>, rng: &mut StdRng, n: usize) -> Position {
-    let mut grid: Vec<Option<String>> = vec![None; 361];
-    let token = |id: &str, white: bool| {
-        let body = if white {
-            id.to_ascii_lowercase()
-        } else {
-            id.to_string()
-        };
-        if body.len() == 1 {
-            body
-        } else {
-            format!("({body})")
-        }
-    };
-    let mut place = |rng: &mut StdRng, t: String| loop {
-        let i = rng.gen_range(0..grid.len());
-        if grid[i].is_none() {
-            grid[i] = Some(t);
-            return;
-        }
-    };
+    let mut grid = Grid::for_variant(v);
     for white in [false, true] {
         for id in *COMMANDERS.choose(rng).unwrap() {
-            let t = token(id, white);
-            place(rng, t);
+            grid.place_randomly(rng, token(id, white));
         }
     }
-    for _ in 0..n {
-        let id = if rng.gen_bool(0.4) {
-            FAVOURITES.choose(rng).unwrap().to_string()
-        } else {
-            v.pieces.choose(rng).unwrap().id.clone()
-        };
-        let t = token(&id, rng.gen_bool(0.5));
-        place(rng, t);
-    }
-    let mut rows = Vec::new();
-    for r in (0..19).rev() {
-        let mut row = String::new();
-        let mut empty = 0;
-        for f in 0..19 {
-            match &grid[r * 19 + f] {
-                None => empty += 1,
-                Some(t) => {
-                    if empty > 0 {
-                        row.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    row.push_str(t);
-                }
-            }
-        }
-        if empty > 0 {
-            row.push_str(&empty.to_string());
-        }
-        rows.push(row);
-    }
-    let side = if rng.gen_bool(0.5) { 'b' } else { 'w' };
-    let text = format!("{} {side} - 10", rows.join("/"));
-    Position::from_text(v, &text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    place_random_pieces(&mut grid, v, rng, n, &FAVOURITES, 0.4);
+    let side = random_side(rng);
+    grid.position(v, side, "- 10")
 }
 
 /// In random positions of every density, both generators list the same moves and reach the
 /// same positions.
 #[test]
 fn move_sets_agree_in_random_positions() {
-    let v = load_variant("ko-shogi").unwrap();
+    let v = variant("ko-shogi");
     let mut rng = StdRng::seed_from_u64(0x72616e64);
     let (mut shots, mut multi, mut promotions) = (0, 0, 0);
     for i in 0..160 {
@@ -246,7 +176,7 @@ fn move_sets_agree_in_random_positions() {
 /// Depth-2 perft from random positions agrees with the reference.
 #[test]
 fn perft_agrees_from_random_positions() {
-    let v = load_variant("ko-shogi").unwrap();
+    let v = variant("ko-shogi");
     let mut rng = StdRng::seed_from_u64(0x70657266);
     for i in 0..12 {
         let mut pos = random_position(&v, &mut rng, [12, 40][i % 2]);

@@ -6,75 +6,26 @@
 //! turn the generated moves into that form (promotion choices merged, as the examples count
 //! them), so that each expected set can be copied from the specification.
 
-use koma_rules::{load_variant, perft, Color, Move, Outcome, Position, Variant, WinReason};
-use std::collections::BTreeSet;
-use std::sync::Arc;
+mod common;
 
-fn ko() -> Arc<Variant> {
-    load_variant("ko-shogi").unwrap()
-}
+use common::{
+    attack_counts, check_moves, expected_perft, moves_from, piece_on, play, removed, square, token,
+    variant, Grid,
+};
+use koma_rules::{perft, Color, Move, Outcome, Position, WinReason};
+use std::collections::BTreeSet;
 
 /// A position from `ID square` lists (`"SW j10, P j11"`), `side` to move.
 fn position(black: &str, white: &str, side: Color) -> Position {
-    let v = ko();
-    let g = &v.geometry;
-    let mut grid = vec![vec![String::new(); 19]; 19];
+    let v = variant("ko-shogi");
+    let mut grid = Grid::for_variant(&v);
     for (list, is_white) in [(black, false), (white, true)] {
         for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (id, sq) = item.split_once(' ').unwrap();
-            let s = g.parse(sq).unwrap_or_else(|| panic!("square {sq}"));
-            let (f, r) = (g.file_of(s) as usize, g.rank_of(s) as usize);
-            assert!(grid[r][f].is_empty(), "{sq} twice");
-            let body = if is_white {
-                id.to_ascii_lowercase()
-            } else {
-                id.to_string()
-            };
-            grid[r][f] = if body.len() == 1 {
-                body
-            } else {
-                format!("({body})")
-            };
+            grid.put(sq, token(id, is_white));
         }
     }
-    let mut rows = Vec::new();
-    for r in (0..19).rev() {
-        let mut row = String::new();
-        let mut empty = 0;
-        for cell in &grid[r] {
-            if cell.is_empty() {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    row.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                row.push_str(cell);
-            }
-        }
-        if empty > 0 {
-            row.push_str(&empty.to_string());
-        }
-        rows.push(row);
-    }
-    let text = format!("{} {} -", rows.join("/"), side.letter());
-    Position::from_text(&v, &text).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-fn sq(pos: &Position, name: &str) -> koma_rules::Square {
-    pos.variant().geometry.parse(name).unwrap()
-}
-
-/// Squares a move removes by kill (displacement or shot), its destination included when it
-/// captures there, in board order.
-fn removed(pos: &Position, m: &Move) -> Vec<koma_rules::Square> {
-    let g = &pos.variant().geometry;
-    let mut r: Vec<_> = m.kills().to_vec();
-    if m.to() != m.from() && pos.piece_at(m.to()).is_piece() {
-        r.push(m.to());
-    }
-    r.sort_by_key(|&s| (g.file_of(s), g.rank_of(s)));
-    r
+    grid.position(&v, side.letter(), "-")
 }
 
 /// The example form of a move: `to` or `to x{a,b}`.
@@ -91,7 +42,7 @@ fn outcome_form(pos: &Position, m: &Move) -> String {
 
 /// The legal moves of the piece on `from`, in the example form, promotion choices merged.
 fn moves_of(pos: &mut Position, from: &str) -> BTreeSet<String> {
-    let f = sq(pos, from);
+    let f = square(pos, from);
     pos.legal_moves()
         .iter()
         .filter(|m| m.from() == f)
@@ -125,42 +76,16 @@ fn assert_moves(pos: &mut Position, from: &str, items: &[&str]) {
     let got = moves_of(pos, from);
     let want = expected(pos, items);
     assert_eq!(items.len(), want.len(), "the expected list has duplicates");
-    let missing: Vec<_> = want.difference(&got).collect();
-    let extra: Vec<_> = got.difference(&want).collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
-        "{from} in {}:\n  missing {missing:?}\n  extra {extra:?}",
-        pos.to_text()
-    );
+    check_moves(&format!("{from} in {}", pos.to_text()), &got, &want);
 }
 
-/// The texts of the legal moves from `from`.
-fn texts_of(pos: &mut Position, from: &str) -> BTreeSet<String> {
-    let f = sq(pos, from);
-    pos.legal_moves()
-        .iter()
-        .filter(|m| m.from() == f)
-        .map(|m| pos.move_text(m))
-        .collect()
-}
-
+/// The piece on `name` as the position text writes its ID (lowercase for White), `.` if none.
 fn id_at(pos: &Position, name: &str) -> String {
-    let p = pos.piece_at(sq(pos, name));
-    if !p.is_piece() {
-        return ".".into();
+    match piece_on(pos, name) {
+        None => ".".into(),
+        Some((id, Color::Black)) => id,
+        Some((id, Color::White)) => id.to_ascii_lowercase(),
     }
-    let id = pos.variant().piece(p.kind()).id.clone();
-    match p.color() {
-        Color::Black => id,
-        Color::White => id.to_ascii_lowercase(),
-    }
-}
-
-fn play(pos: &mut Position, text: &str) {
-    let m = pos
-        .parse_move(text)
-        .unwrap_or_else(|e| panic!("{e} in {}", pos.to_text()));
-    pos.make_move(m);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -169,11 +94,13 @@ fn play(pos: &mut Position, text: &str) {
 /// E1: the start position.
 #[test]
 fn e1_start_position() {
-    let v = ko();
+    let v = variant("ko-shogi");
     let mut pos = Position::start(&v);
     let moves = pos.legal_moves();
-    assert_eq!(moves.len(), 226);
-    assert_eq!(perft(&mut pos, 1), 226);
+    // The specification's count, which is the first line of the perft table.
+    let n = expected_perft("ko-shogi", "startpos", 1);
+    assert_eq!(moves.len() as u64, n);
+    assert_eq!(perft(&mut pos, 1), n);
     let distinct: BTreeSet<(String, String)> = moves
         .iter()
         .map(|m| (v.geometry.name(m.from()), outcome_form(&pos, m)))
@@ -228,14 +155,14 @@ fn e1_start_position() {
         ],
     );
     assert_eq!(
-        texts_of(&mut pos, "a6")
+        moves_from(&mut pos, "a6")
             .into_iter()
             .filter(|t| t.contains("a14"))
             .collect::<Vec<_>>(),
         ["a6a14+", "a6a14="]
     );
     assert_moves(&mut pos, "g1", &["g2", "g1"]);
-    assert!(texts_of(&mut pos, "g1").contains("g1g1"));
+    assert!(moves_from(&mut pos, "g1").contains("g1g1"));
     assert_moves(&mut pos, "a4", &["c5", "a4"]);
     assert!(
         moves.iter().all(|m| m.shot_mask() == 0),
@@ -378,7 +305,7 @@ fn e5_frankish_cannon() {
         ],
     );
     // The text form of section 4.4.
-    assert!(texts_of(&mut pos, "j9").contains("j9k10*k12*k13"));
+    assert!(moves_from(&mut pos, "j9").contains("j9k10*k12*k13"));
     let m = pos.parse_move("j9k10*k13*k12").unwrap();
     assert_eq!(
         pos.move_text(&m),
@@ -429,7 +356,7 @@ fn e6_fog_aura() {
 /// Counts a piece's moves by number of removed squares.
 fn by_kills(pos: &mut Position, from: &str) -> [usize; 6] {
     let mut n = [0; 6];
-    let f = sq(pos, from);
+    let f = square(pos, from);
     let forms: BTreeSet<(String, usize)> = pos
         .legal_moves()
         .iter()
@@ -609,7 +536,7 @@ fn e13_five_li_fog() {
     assert!(!all.iter().any(|m| m.starts_with("h13")));
     // The text form of section 4.4, with the shot fired from a square the fog left.
     let m = pos.parse_move("j11h11*g10,h11j13*k14").unwrap();
-    assert_eq!(m.to(), sq(&pos, "j13"));
+    assert_eq!(m.to(), square(&pos, "j13"));
     let text = pos.move_text(&m);
     assert_eq!(pos.parse_move(&text).unwrap(), m, "{text}");
 }
@@ -619,7 +546,10 @@ fn e13_five_li_fog() {
 fn e14_pawn_and_drum() {
     let mut pos = position("P j10, DR a2, G a1", "P j11, G s19", Color::Black);
     assert_moves(&mut pos, "j10", &["i10", "j9", "j11 x{j11}", "k10"]);
-    assert!(texts_of(&mut pos, "j10").contains("j10j11"), "no promotion");
+    assert!(
+        moves_from(&mut pos, "j10").contains("j10j11"),
+        "no promotion"
+    );
     let mut pos = position("P j10, G a1", "P j11, G s19", Color::Black);
     assert_moves(&mut pos, "j10", &["i10", "j9", "k10"]);
     // The promoted drum counts as the drum (§3.4.8).
@@ -631,17 +561,17 @@ fn e14_pawn_and_drum() {
 #[test]
 fn e15_capture_promotion() {
     let mut pos = position("P j10, DR a2, G a1", "SW j11, G s19", Color::Black);
-    let t = texts_of(&mut pos, "j10");
+    let t = moves_from(&mut pos, "j10");
     assert!(t.contains("j10j11+") && !t.contains("j10j11") && !t.contains("j10j11="));
     play(&mut pos, "j10j11+");
     assert_eq!(id_at(&pos, "j11"), "PPU");
     let mut pos = position("CH j10, G a1", "SW j11, G s19", Color::Black);
-    assert!(texts_of(&mut pos, "j10").contains("j10j11"));
-    assert!(!texts_of(&mut pos, "j10").contains("j10j11+"));
+    assert!(moves_from(&mut pos, "j10").contains("j10j11"));
+    assert!(!moves_from(&mut pos, "j10").contains("j10j11+"));
     let mut pos = position("DR j10, TP r1, G a1", "G k11, MT s19, BN r19", Color::Black);
-    assert!(texts_of(&mut pos, "j10").contains("j10k11+"));
+    assert!(moves_from(&mut pos, "j10").contains("j10k11+"));
     let mut pos = position("DR j10, G a1", "G k11, MT s19, BN r19", Color::Black);
-    let t = texts_of(&mut pos, "j10");
+    let t = moves_from(&mut pos, "j10");
     assert!(t.contains("j10k11") && !t.contains("j10k11+"));
 }
 
@@ -659,7 +589,7 @@ fn landing(id: &str) -> &'static str {
 
 /// The squares one shot from `at` may hit, for the shooter on `from`.
 fn single_shots(pos: &mut Position, from: &str, at: &str) -> BTreeSet<String> {
-    let (f, a) = (sq(pos, from), sq(pos, at));
+    let (f, a) = (square(pos, from), square(pos, at));
     let g = pos.variant().geometry.clone();
     pos.legal_moves()
         .iter()
@@ -682,7 +612,7 @@ fn shooter_ranges() {
         ("CG", 7),
     ] {
         let at = landing(id);
-        let v = ko();
+        let v = variant("ko-shogi");
         let g = &v.geometry;
         let a = g.parse(at).unwrap();
         let (f, r) = (g.file_of(a), g.rank_of(a));
@@ -715,7 +645,7 @@ fn clear_line_and_over_pieces() {
     }
     for (id, over) in [("GC", true), ("CG", false), ("LC", false), ("XC", false)] {
         let at = landing(id);
-        let v = ko();
+        let v = variant("ko-shogi");
         let g = &v.geometry;
         let a = g.parse(at).unwrap();
         let right = |k: u8| g.name(g.square(g.file_of(a) + k, g.rank_of(a)).unwrap());
@@ -773,7 +703,7 @@ fn shot_immunities() {
 #[test]
 fn shots_only_after_a_non_capturing_move() {
     let mut pos = position("LB j10, G a1", "P k11, P l12, P j12, G s19", Color::Black);
-    let f = sq(&pos, "j10");
+    let f = square(&pos, "j10");
     for m in pos.legal_moves().iter().filter(|m| m.from() == f) {
         if m.shot_mask() != 0 {
             assert!(
@@ -834,7 +764,7 @@ fn fog_reversion_by_a_light_that_moves() {
         assert_eq!(pos.hash(), pos.compute_hash());
     }
     let mut pos = position("TP d13, G a1", "G s19", Color::Black);
-    assert!(texts_of(&mut pos, "d13").contains("d13d15+"));
+    assert!(moves_from(&mut pos, "d13").contains("d13d15+"));
 }
 
 /// The passive burn: the mover dies next to an enemy flame; its kills stand, and it gets no
@@ -847,11 +777,11 @@ fn passive_burn_keeps_kills_and_takes_promotion() {
     assert_eq!(pos.outcome().and_then(|o| o.winner()), Some(Color::White));
     // A pawn stepping into its zone next to an enemy flame has no promotion choice.
     let mut pos = position("P j13, DR a2, G a1", "PF k15, G s19", Color::Black);
-    let t = texts_of(&mut pos, "j13");
+    let t = moves_from(&mut pos, "j13");
     assert!(t.contains("j13j14") && !t.contains("j13j14+"), "{t:?}");
     // Its own side's flame does not burn it.
     let mut pos = position("P j13, DR a2, PF k15, G a1", "G s19", Color::Black);
-    assert!(texts_of(&mut pos, "j13").contains("j13j14+"));
+    assert!(moves_from(&mut pos, "j13").contains("j13j14+"));
 }
 
 /// Nets: an immobilized piece makes no move of any kind; pieces behind the nearest are free;
@@ -867,7 +797,7 @@ fn nets_freeze() {
         "straight back is no ray"
     );
     // A frozen sumo wrestler has not even its skip.
-    assert!(!texts_of(&mut pos, "h8").contains("h8h8"));
+    assert!(!moves_from(&mut pos, "h8").contains("h8h8"));
     // White's SK on j10 ranges toward lower ranks.
     let mut pos = position("SW h8, SW h12, G a1", "SK j10, G s19", Color::Black);
     assert!(moves_of(&mut pos, "h8").is_empty());
@@ -889,7 +819,7 @@ fn nets_freeze() {
 fn promotion_triggers() {
     let forced = |black: &str, white: &str, from: &str, text: &str| {
         let mut pos = position(black, white, Color::Black);
-        let t = texts_of(&mut pos, from);
+        let t = moves_from(&mut pos, from);
         let plain = text.trim_end_matches('+');
         assert!(
             t.contains(text) && !t.contains(plain) && !t.contains(&format!("{plain}=")),
@@ -898,7 +828,7 @@ fn promotion_triggers() {
     };
     let none = |black: &str, white: &str, from: &str, text: &str| {
         let mut pos = position(black, white, Color::Black);
-        let t = texts_of(&mut pos, from);
+        let t = moves_from(&mut pos, from);
         assert!(t.contains(text), "{black} / {white}: {t:?}");
     };
     // Rule 1: any promotable piece killing a G, GV, MT, BN or DR.
@@ -936,19 +866,19 @@ fn promotion_triggers() {
     none("PSU j10, G a1", "MT k11, G s19", "j10", "j10k11");
     // Zone promotion: optional, for a move into, within or out of the zone.
     let mut pos = position("SH j13, SH j15, G a1", "G s19", Color::Black);
-    let t = texts_of(&mut pos, "j13");
+    let t = moves_from(&mut pos, "j13");
     assert!(t.contains("j13k14+") && t.contains("j13k14=") && t.contains("j13i12"));
-    let t = texts_of(&mut pos, "j15");
+    let t = moves_from(&mut pos, "j15");
     assert!(t.contains("j15k14+") && t.contains("j15k14=") && t.contains("j15i16="));
     let mut pos = position("SH n14, G a1", "G s19", Color::Black);
-    let t = texts_of(&mut pos, "n14");
+    let t = moves_from(&mut pos, "n14");
     assert!(
         t.contains("n14m13+") && t.contains("n14m13="),
         "out of the zone: {t:?}"
     );
     // White's zone is ranks 1 to 6.
     let mut pos = position("G a1", "SH j7, G s19", Color::White);
-    let t = texts_of(&mut pos, "j7");
+    let t = moves_from(&mut pos, "j7");
     assert!(t.contains("j7i6+") && t.contains("j7i8"));
 }
 
@@ -961,7 +891,7 @@ fn clerk_chain_by_capture() {
         "MT k11, PF c17, G j19",
         Color::Black,
     );
-    assert!(texts_of(&mut pos, "j10").contains("j10k11+"));
+    assert!(moves_from(&mut pos, "j10").contains("j10k11+"));
     play(&mut pos, "j10k11+");
     assert_eq!(id_at(&pos, "k11"), "MA");
     assert_eq!(id_at(&pos, "a1"), "SK");
@@ -985,8 +915,8 @@ fn priest_dependency_of_drum_and_banner() {
             "G s19",
             Color::Black,
         );
-        let dr = texts_of(&mut pos, "j13");
-        let bn = texts_of(&mut pos, "l13");
+        let dr = moves_from(&mut pos, "j13");
+        let bn = moves_from(&mut pos, "l13");
         assert_eq!(dr.contains("j13k14+"), lives, "{priest}: {dr:?}");
         assert_eq!(bn.contains("l13m14+"), lives, "{priest}: {bn:?}");
         assert!(dr.contains("j13k14") || dr.contains("j13k14="));
@@ -1120,16 +1050,9 @@ fn unmake_restores_everything() {
     assert_eq!(pos.legal_moves().len(), before.clone().legal_moves().len());
 }
 
-/// Attack counts for `by` at every board square.
-fn attack_counts(pos: &Position, by: Color) -> Vec<u8> {
-    let mut counts = vec![0; pos.variant().geometry.num_squares()];
-    pos.add_attack_counts(by, &mut counts);
-    counts
-}
-
 fn count_at(pos: &Position, by: Color, name: &str) -> u8 {
     let g = &pos.variant().geometry;
-    attack_counts(pos, by)[g.board_index(sq(pos, name)).unwrap()]
+    attack_counts(pos, by)[g.board_index(square(pos, name)).unwrap()]
 }
 
 /// The attack counts the network reads see what Ko Shogi's special moves threaten: a shot, the
@@ -1147,11 +1070,11 @@ fn attack_counts_see_shots_double_captures_and_burns() {
     let pos = position("PF e10, G a1", "P d12, G s19", Color::Black);
     assert_eq!(count_at(&pos, Color::Black, "d12"), 1);
     assert_eq!(pos.burn_zone(Color::Black).len(), 8);
-    assert!(pos.burn_zone(Color::Black).contains(&sq(&pos, "d11")));
+    assert!(pos.burn_zone(Color::Black).contains(&square(&pos, "d11")));
     assert!(pos.burn_zone(Color::White).is_empty());
     // The net on j10 holds l10.
     let pos = position("EW j10, G a1", "SW l10, G s19", Color::White);
-    assert_eq!(pos.immobilized(Color::White), vec![sq(&pos, "l10")]);
+    assert_eq!(pos.immobilized(Color::White), vec![square(&pos, "l10")]);
     assert!(pos.immobilized(Color::Black).is_empty());
 }
 
@@ -1162,7 +1085,7 @@ fn attack_counts_see_shots_double_captures_and_burns() {
 fn attack_counts_cover_every_removal_along_random_games() {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
-    let v = ko();
+    let v = variant("ko-shogi");
     let g = &v.geometry;
     let pf = v.kind_by_id("PF").unwrap();
     let mut checked = 0;

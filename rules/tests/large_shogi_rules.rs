@@ -7,49 +7,20 @@
 //! `e5e6,e6e7` a kill on e6 then on to e7, `e5e5` a turn skip; `+` when the piece ends the move
 //! as another kind, `=` when an open promotion is declined.
 
-use koma_rules::{load_variant, Color, DrawReason, Outcome, Position, Variant, WinReason};
-use std::collections::BTreeSet;
-use std::sync::Arc;
+mod common;
 
-fn variant(id: &str) -> Arc<Variant> {
-    load_variant(id).unwrap()
-}
+use common::{move_texts, moves_from, piece_on, play, play_cycle, set_of, variant, Grid};
+use koma_rules::{Color, DrawReason, Outcome, Position, Variant, WinReason};
+use std::sync::Arc;
 
 /// Position text of a `size` x `size` board holding `pieces`, `side` to move, then the ply and
 /// counters fields as given in `tail` (may be empty).
 fn text(size: usize, pieces: &[(&str, &str)], side: char, tail: &str) -> String {
-    let mut grid: Vec<Vec<Option<&str>>> = vec![vec![None; size]; size];
+    let mut grid = Grid::new(size, size);
     for &(sq, token) in pieces {
-        let f = (sq.as_bytes()[0] - b'a') as usize;
-        let r: usize = sq[1..].parse().unwrap();
-        assert!(grid[r - 1][f].is_none(), "two pieces on {sq}");
-        grid[r - 1][f] = Some(token);
+        grid.put(sq, token);
     }
-    let rows: Vec<String> = grid
-        .iter()
-        .rev()
-        .map(|rank| {
-            let mut row = String::new();
-            let mut empty = 0;
-            for cell in rank {
-                match cell {
-                    None => empty += 1,
-                    Some(t) => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        row.push_str(t);
-                    }
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            row
-        })
-        .collect();
-    format!("{} {side} - {tail}", rows.join("/"))
+    grid.text(side, &format!("- {tail}"))
 }
 
 fn position(v: &Arc<Variant>, pieces: &[(&str, &str)], side: char, tail: &str) -> Position {
@@ -58,35 +29,10 @@ fn position(v: &Arc<Variant>, pieces: &[(&str, &str)], side: char, tail: &str) -
     Position::from_text(v, &t).unwrap_or_else(|e| panic!("{t}: {e}"))
 }
 
-/// The legal moves starting on `from`.
-fn moves_from(pos: &mut Position, from: &str) -> BTreeSet<String> {
-    let sq = pos.variant().geometry.parse(from).unwrap();
-    pos.legal_moves()
-        .iter()
-        .filter(|m| !m.is_drop() && m.from() == sq)
-        .map(|m| pos.move_text(m))
-        .collect()
-}
-
-fn set(list: &[&str]) -> BTreeSet<String> {
-    list.iter().map(|s| s.to_string()).collect()
-}
-
-/// The ID of the piece on `sq` (uppercase form) with its owner.
-fn piece_on(pos: &Position, sq: &str) -> Option<(String, Color)> {
-    let s = pos.variant().geometry.parse(sq).unwrap();
-    let p = pos.piece_at(s);
-    p.is_piece()
-        .then(|| (pos.variant().piece(p.kind()).id.clone(), p.color()))
-}
-
 /// Plays `text` (which must be legal) and returns the piece then on `sq`.
 #[track_caller]
 fn play_and_look(pos: &mut Position, text: &str, sq: &str) -> String {
-    let m = pos
-        .parse_move(text)
-        .unwrap_or_else(|e| panic!("{e} in {}", pos.to_text()));
-    pos.make_move(m);
+    play(pos, text);
     piece_on(pos, sq).expect("a piece").0
 }
 
@@ -108,7 +54,7 @@ fn every_capture_promotes_and_must() {
         'b',
         "",
     );
-    assert_eq!(moves_from(&mut pos, "e5"), set(&["e5e6+"]));
+    assert_eq!(moves_from(&mut pos, "e5"), set_of(&["e5e6+"]));
     assert_eq!(play_and_look(&mut pos, "e5e6+", "e6"), "+P");
     // A Gold taking a pawn becomes a Rook (+G); its non-captures do not promote.
     let mut pos = position(
@@ -119,7 +65,7 @@ fn every_capture_promotes_and_must() {
     );
     assert_eq!(
         moves_from(&mut pos, "e5"),
-        set(&["e5e6+", "e5d6", "e5f6", "e5d5", "e5f5", "e5e4"])
+        set_of(&["e5e6+", "e5d6", "e5f6", "e5d5", "e5f5", "e5e4"])
     );
     assert_eq!(play_and_look(&mut pos, "e5e6", "e6"), "+G");
 }
@@ -130,7 +76,7 @@ fn no_promotion_without_capture() {
     // A Shoko Pawn reaching the last rank without a capture stays a Pawn (no last-rank option
     // in Shoko).
     let mut pos = position(&v, &[("a1", "K"), ("m1", "k"), ("e12", "P")], 'b', "");
-    assert_eq!(moves_from(&mut pos, "e12"), set(&["e12e13"]));
+    assert_eq!(moves_from(&mut pos, "e12"), set_of(&["e12e13"]));
     assert_eq!(play_and_look(&mut pos, "e12e13", "e13"), "P");
 }
 
@@ -153,7 +99,7 @@ fn king_hook_mover_tengu_and_promoted_pieces_never_promote() {
         'b',
         "",
     );
-    let all: BTreeSet<String> = pos.legal_moves().iter().map(|m| pos.move_text(m)).collect();
+    let all = move_texts(&mut pos);
     for capture in ["a1a2", "c5c9", "g5i7", "k5k6"] {
         assert!(all.contains(capture), "{capture} missing from {all:?}");
         assert!(!all.contains(&format!("{capture}+")));
@@ -239,8 +185,7 @@ fn hook_contagion_spares_royal_and_potentially_royal_pieces() {
             'b',
             "",
         );
-        let m = pos.parse_move("e5e6").unwrap();
-        pos.make_move(m);
+        play(&mut pos, "e5e6");
         assert_eq!(
             piece_on(&pos, "e6").unwrap().0,
             becomes,
@@ -400,9 +345,9 @@ fn gyaku_pawn_may_promote_on_the_last_rank() {
         'b',
         "",
     );
-    assert_eq!(moves_from(&mut pos, "e12"), set(&["e12e13+", "e12e13="]));
+    assert_eq!(moves_from(&mut pos, "e12"), set_of(&["e12e13+", "e12e13="]));
     // A capture on the last rank must promote.
-    assert_eq!(moves_from(&mut pos, "g12"), set(&["g12g13+"]));
+    assert_eq!(moves_from(&mut pos, "g12"), set_of(&["g12g13+"]));
     let mut declined = pos.clone();
     assert_eq!(play_and_look(&mut declined, "e12e13=", "e13"), "P");
     assert_eq!(play_and_look(&mut pos, "e12e13+", "e13"), "+P");
@@ -424,14 +369,14 @@ fn hook_pawn_stone_and_iron_general_may_promote_on_the_last_rank() {
         'b',
         "",
     );
-    assert_eq!(moves_from(&mut pos, "c18"), set(&["c18c19+", "c18c19="]));
+    assert_eq!(moves_from(&mut pos, "c18"), set_of(&["c18c19+", "c18c19="]));
     assert_eq!(
         moves_from(&mut pos, "g18"),
-        set(&["g18f19+", "g18f19=", "g18h19+", "g18h19="])
+        set_of(&["g18f19+", "g18f19=", "g18h19+", "g18h19="])
     );
     assert_eq!(
         moves_from(&mut pos, "m18"),
-        set(&["m18l19+", "m18l19=", "m18m19+", "m18m19=", "m18n19+", "m18n19="])
+        set_of(&["m18l19+", "m18l19=", "m18m19+", "m18m19=", "m18n19+", "m18n19="])
     );
     // The Gold has no such option.
     assert!(moves_from(&mut pos, "q18")
@@ -666,16 +611,6 @@ fn no_legal_move_loses() {
     );
 }
 
-fn cycle_outcome(pos: &mut Position, cycle: &[&str], times: usize) -> Option<Outcome> {
-    for _ in 0..times {
-        for t in cycle {
-            assert!(pos.outcome().is_none(), "game ended early before {t}");
-            pos.play_texts(t).unwrap();
-        }
-    }
-    pos.outcome()
-}
-
 #[test]
 fn fourth_repetition_is_a_draw() {
     for (id, far) in [(SHOKO, "m13"), (GYAKU, "m13"), (HOOK, "s19")] {
@@ -690,7 +625,7 @@ fn fourth_repetition_is_a_draw() {
         ];
         let cycle: Vec<&str> = cycle.iter().map(|s| s.as_str()).collect();
         assert_eq!(
-            cycle_outcome(&mut pos, &cycle, 3),
+            play_cycle(&mut pos, &cycle, 3),
             Some(Outcome::Draw(DrawReason::Repetition)),
             "{id}"
         );

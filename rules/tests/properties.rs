@@ -4,7 +4,10 @@
 //! with and without make/unmake, and a move's `+` says exactly that the piece changes kind (in
 //! Ko Shogi: that it promotes; the board may then change it again, see below).
 
-use koma_rules::{load_variant, perft, perft_copy_make, Position, Promotion};
+mod common;
+
+use common::{play_random_moves, variant};
+use koma_rules::{perft, perft_copy_make, Position, Promotion};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -21,7 +24,7 @@ const VARIANTS: [&str; 5] = [
 /// position reached.
 fn random_walk(seed: u64, plies: usize, mut check: impl FnMut(&mut Position)) {
     for id in VARIANTS {
-        let v = load_variant(id).unwrap();
+        let v = variant(id);
         let mut pos = Position::start(&v);
         let mut rng = StdRng::seed_from_u64(seed);
         for _ in 0..plies {
@@ -83,16 +86,10 @@ proptest! {
     #[test]
     fn perft_with_and_without_make_unmake_agree(seed in any::<u64>(), plies in 0usize..40) {
         for id in VARIANTS {
-            let v = load_variant(id).unwrap();
+            let v = variant(id);
             let mut pos = Position::start(&v);
             let mut rng = StdRng::seed_from_u64(seed);
-            for _ in 0..plies {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.make_move(moves[rng.gen_range(0..moves.len())]);
-            }
+            play_random_moves(&mut pos, &mut rng, plies);
             prop_assert_eq!(perft(&mut pos, 2), perft_copy_make(&pos, 2));
         }
     }

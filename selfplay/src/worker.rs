@@ -1,13 +1,19 @@
-//! A self-play worker: many games at once, one leaf per game per round, all leaves evaluated in
-//! one batch, finished games journalled in the worker's spool and sealed into chunks that the
-//! uploader sends to the store.
+//! A self-play worker: many games at once on the one game driver of koma
+//! ([`koma_mcts::driver`]), all their leaves evaluated in one batch by the inference server,
+//! finished games journalled in the worker's spool and sealed into chunks that the uploader
+//! sends to the store.
+//!
+//! What is self-play's own is decided here, as the driver's [`Host`]: playout-cap
+//! randomisation (a full, noisy search recorded as a policy target, or a cheap one), the
+//! sampled opening moves, which games may resign, and the game records.
 
 use crate::config::SelfplayConfig;
 use crate::stats::Stats;
 use crossbeam::channel::Sender;
-use koma_mcts::{Evaluator, Gathered, Tree};
+use koma_mcts::driver::{play_games, GameStart, Host, ResignRule, TreeSpec, Turn};
+use koma_mcts::SearchResult;
 use koma_model::Client;
-use koma_rules::{Color, Position, Variant};
+use koma_rules::{Move, Outcome, Position, Variant, WinReason};
 use koma_store::backoff;
 use koma_store::{
     sorted_legal, ChunkName, GameRecord, GameResult, SearchRecord, Spool, Store, StoreError, Upload,
@@ -44,33 +50,23 @@ pub struct Worker {
     pub max_games: Option<u64>,
 }
 
+/// One self-play game's record so far.
 struct Game {
-    pos: Position,
-    tree: Tree,
     moves: Vec<u16>,
     searches: Vec<Option<SearchRecord>>,
-    searching: bool,
+    /// Whether the current search is a full one (recorded as a target).
     full: bool,
-    target: u32,
-    low: [u32; 2],
-    may_resign: bool,
+}
+
+/// The worker as the driver's host.
+struct SelfplayHost<'a> {
+    worker: &'a Worker,
+    spool: Spool,
+    rng: StdRng,
+    done: u64,
 }
 
 impl Worker {
-    fn new_game(&self, rng: &mut StdRng) -> Game {
-        Game {
-            pos: Position::start(&self.variant),
-            tree: Tree::new(self.cfg.search.clone(), rng.gen()),
-            moves: Vec::new(),
-            searches: Vec::new(),
-            searching: false,
-            full: false,
-            target: 0,
-            low: [0; 2],
-            may_resign: rng.gen::<f32>() >= self.cfg.resign_playout_fraction,
-        }
-    }
-
     /// The next free chunk sequence number of this worker id in the store.
     fn next_sequence(&self) -> Result<u64, StoreError> {
         let prefix = format!("games/{}/", self.id);
@@ -94,109 +90,101 @@ impl Worker {
 
     /// Runs until stopped (or `max_games`), writing chunks as games finish.
     pub fn run(self) -> Result<(), StoreError> {
-        let mut rng = StdRng::seed_from_u64(self.seed);
         let what = format!("worker {}: reading its chunk numbers", self.id);
         let opened = Spool::open(&self.spool, &self.id, || {
             backoff::retry(&what, &self.stop, || self.next_sequence())
         })?;
-        let Some((mut spool, waiting)) = opened else {
+        let Some((spool, waiting)) = opened else {
             return Ok(());
         };
         for p in waiting {
             self.send(p);
         }
-        let mut games: Vec<Game> = (0..self.cfg.games_per_worker.max(1))
-            .map(|_| self.new_game(&mut rng))
-            .collect();
-        let mut done = 0u64;
-        let mut tickets = Vec::new();
-        let mut requests = Vec::new();
-        while !self.stop.load(Ordering::Relaxed) && self.max_games.is_none_or(|m| done < m) {
-            for (i, g) in games.iter_mut().enumerate() {
-                if !g.searching {
-                    let ply = g.moves.len() as u32;
-                    g.full = ply < self.cfg.opening_plies
-                        || rng.gen::<f32>() < self.cfg.full_search_fraction;
-                    let budget = if g.full {
-                        self.cfg.full_simulations
-                    } else {
-                        self.cfg.fast_simulations
-                    };
-                    g.tree.begin(budget, g.full);
-                    g.target = g.tree.root_visits() + budget.max(1);
-                    g.searching = true;
-                }
-                for _ in 0..8 {
-                    if g.tree.root_visits() >= g.target {
-                        break;
-                    }
-                    match g.tree.gather(&mut g.pos, &self.client) {
-                        Gathered::Leaf(t, r) => {
-                            tickets.push((i, t));
-                            requests.push(r);
-                            break;
-                        }
-                        Gathered::Terminal => continue,
-                        Gathered::Collision => break,
-                    }
-                }
-            }
-            if !requests.is_empty() {
-                let evals = self.client.evaluate(std::mem::take(&mut requests));
-                for ((i, t), e) in tickets.drain(..).zip(evals) {
-                    games[i].tree.apply(t, e);
-                }
-            }
-            for g in games.iter_mut() {
-                if g.searching && g.tree.root_visits() >= g.target {
-                    g.searching = false;
-                    if let Some(record) = self.finish_move(g, &mut rng) {
-                        Stats::add(&self.stats.games, 1);
-                        match record.result {
-                            GameResult::BlackWin => Stats::add(&self.stats.black_wins, 1),
-                            GameResult::WhiteWin => Stats::add(&self.stats.white_wins, 1),
-                            GameResult::Draw => Stats::add(&self.stats.draws, 1),
-                        }
-                        if record.resigned {
-                            Stats::add(&self.stats.resignations, 1);
-                        }
-                        spool.append(&record)?;
-                        done += 1;
-                        *g = self.new_game(&mut rng);
-                    }
-                }
-            }
-            if spool.len() >= self.cfg.games_per_chunk.max(1) {
-                if let Some(p) = spool.seal()? {
-                    self.send(p);
-                }
-            }
-        }
-        if let Some(p) = spool.seal()? {
+        let mut host = SelfplayHost {
+            worker: &self,
+            spool,
+            rng: StdRng::seed_from_u64(self.seed),
+            done: 0,
+        };
+        play_games(
+            &mut host,
+            std::slice::from_ref(&self.client),
+            self.cfg.games_per_worker.max(1),
+        )?;
+        if let Some(p) = host.spool.seal()? {
             self.send(p);
         }
         Ok(())
     }
+}
 
-    /// Plays the searched move of `g`; returns the record when the game is over.
-    fn finish_move(&self, g: &mut Game, rng: &mut StdRng) -> Option<GameRecord> {
-        let result = g.tree.result()?;
-        let us = g.pos.side_to_move();
-        let ply = g.moves.len() as u32;
-        let mv = if self.cfg.search.gumbel || ply >= self.cfg.opening_plies {
+impl Host for SelfplayHost<'_> {
+    type Game = Game;
+    type Error = StoreError;
+
+    fn stop(&self) -> bool {
+        self.worker.stop.load(Ordering::Relaxed)
+            || self.worker.max_games.is_some_and(|m| self.done >= m)
+    }
+
+    fn next_game(&mut self) -> Option<GameStart<Game>> {
+        let cfg = &self.worker.cfg;
+        let may_resign = self.rng.gen::<f32>() >= cfg.resign_playout_fraction;
+        Some(GameStart {
+            game: Game {
+                moves: Vec::new(),
+                searches: Vec::new(),
+                full: false,
+            },
+            position: Position::start(&self.worker.variant),
+            // One tree for both sides: each search starts from the subtree the last one built.
+            trees: vec![TreeSpec {
+                config: cfg.search.clone(),
+                seed: self.rng.gen(),
+                evaluator: 0,
+            }],
+            tree_of: [Some(0), Some(0)],
+            max_plies: None,
+            resign: (may_resign && cfg.resign_consecutive > 0).then_some(ResignRule {
+                threshold: cfg.resign_threshold,
+                consecutive: cfg.resign_consecutive,
+            }),
+        })
+    }
+
+    fn turn(&mut self, game: &mut Game, _pos: &mut Position) -> Turn {
+        let cfg = &self.worker.cfg;
+        let ply = game.moves.len() as u32;
+        game.full = ply < cfg.opening_plies || self.rng.gen::<f32>() < cfg.full_search_fraction;
+        Turn::Search {
+            simulations: if game.full {
+                cfg.full_simulations
+            } else {
+                cfg.fast_simulations
+            },
+            noisy: game.full,
+        }
+    }
+
+    fn choose(&mut self, game: &mut Game, pos: &mut Position, result: &SearchResult) -> Move {
+        let cfg = &self.worker.cfg;
+        let stats = &self.worker.stats;
+        let ply = game.moves.len() as u32;
+        let mv = if cfg.search.gumbel || ply >= cfg.opening_plies {
             result.best
         } else {
-            result.sample(self.cfg.temperature, rng)
+            result.sample(cfg.temperature, &mut self.rng)
         };
-        let sorted = sorted_legal(&mut g.pos);
-        let index_of =
-            |m: &koma_rules::Move| sorted.iter().position(|s| s == m).unwrap_or(0) as u16;
-        g.moves.push(index_of(&mv));
-        let search = g.full.then(|| {
+        // The record holds the chosen move and the search even when the side resigns
+        // instead of playing it: the search is a target like any other.
+        let sorted = sorted_legal(pos);
+        let index_of = |m: &Move| sorted.iter().position(|s| s == m).unwrap_or(0) as u16;
+        game.moves.push(index_of(&mv));
+        let search = game.full.then(|| {
             let mut policy: Vec<(u16, f32)> = result
                 .policy
                 .iter()
-                .filter(|(_, p)| *p >= self.cfg.policy_min)
+                .filter(|(_, p)| *p >= cfg.policy_min)
                 .map(|(m, p)| (index_of(m), *p))
                 .collect();
             let total: f32 = policy.iter().map(|e| e.1).sum();
@@ -207,54 +195,63 @@ impl Worker {
             }
         });
         if search.is_some() {
-            Stats::add(&self.stats.samples, 1);
+            Stats::add(&stats.samples, 1);
         }
-        g.searches.push(search);
-        Stats::add(&self.stats.moves, 1);
-
-        let side = us.index();
-        if result.value < self.cfg.resign_threshold {
-            g.low[side] += 1;
-        } else {
-            g.low[side] = 0;
-        }
-        if g.may_resign
-            && self.cfg.resign_consecutive > 0
-            && g.low[side] >= self.cfg.resign_consecutive
-        {
-            let result = match us {
-                Color::Black => GameResult::WhiteWin,
-                Color::White => GameResult::BlackWin,
-            };
-            return Some(self.record(g, result, "resignation".into(), true));
-        }
-        g.pos.make_move(mv);
-        g.tree.advance(mv);
-        let outcome = g.pos.outcome()?;
-        Some(self.record(
-            g,
-            GameResult::from_outcome(&outcome),
-            outcome.to_string(),
-            false,
-        ))
+        game.searches.push(search);
+        Stats::add(&stats.moves, 1);
+        mv
     }
 
-    fn record(
-        &self,
-        g: &mut Game,
-        result: GameResult,
-        reason: String,
-        resigned: bool,
-    ) -> GameRecord {
-        GameRecord {
-            variant: self.variant.id.clone(),
+    fn played(&mut self, _game: &mut Game, _pos: &mut Position, _mv: Move) {}
+
+    fn finished(
+        &mut self,
+        game: Game,
+        _pos: &Position,
+        outcome: Outcome,
+    ) -> Result<(), StoreError> {
+        let stats = &self.worker.stats;
+        let resigned = matches!(
+            outcome,
+            Outcome::Win {
+                reason: WinReason::Resignation,
+                ..
+            }
+        );
+        let record = GameRecord {
+            variant: self.worker.variant.id.clone(),
             start: None,
-            moves: std::mem::take(&mut g.moves),
-            searches: std::mem::take(&mut g.searches),
-            result,
-            reason,
+            moves: game.moves,
+            searches: game.searches,
+            result: GameResult::from_outcome(&outcome),
+            reason: if resigned {
+                "resignation".into()
+            } else {
+                outcome.to_string()
+            },
             resigned,
-            model_step: self.client.model_step(),
+            model_step: self.worker.client.model_step(),
+        };
+        Stats::add(&stats.games, 1);
+        match record.result {
+            GameResult::BlackWin => Stats::add(&stats.black_wins, 1),
+            GameResult::WhiteWin => Stats::add(&stats.white_wins, 1),
+            GameResult::Draw => Stats::add(&stats.draws, 1),
         }
+        if resigned {
+            Stats::add(&stats.resignations, 1);
+        }
+        self.spool.append(&record)?;
+        self.done += 1;
+        Ok(())
+    }
+
+    fn after_round(&mut self) -> Result<(), StoreError> {
+        if self.spool.len() >= self.worker.cfg.games_per_chunk.max(1) {
+            if let Some(p) = self.spool.seal()? {
+                self.worker.send(p);
+            }
+        }
+        Ok(())
     }
 }

@@ -3,9 +3,8 @@
 
 use crate::cli::position_args::PositionArgs;
 use clap::Args;
-use koma_mcts::{search, SearchConfig, Tree};
-use koma_model::{DeviceChoice, Model};
-use std::path::PathBuf;
+use koma_engine::search::PlayOptions;
+use koma_mcts::{search, Tree};
 
 /// Options of `koma analyse`.
 #[derive(Debug, Args)]
@@ -13,15 +12,9 @@ pub struct AnalyseArgs {
     /// The position.
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Checkpoint stem (path without `.json` / `.safetensors`).
-    #[arg(long)]
-    pub model: PathBuf,
-    /// Simulations.
-    #[arg(long, default_value_t = 64)]
-    pub sims: u32,
-    /// Gumbel root instead of PUCT.
-    #[arg(long)]
-    pub gumbel: bool,
+    /// The model and its search.
+    #[command(flatten)]
+    pub play: PlayOptions,
     /// Moves listed.
     #[arg(long, default_value_t = 12)]
     pub top: usize,
@@ -29,8 +22,10 @@ pub struct AnalyseArgs {
 
 /// Searches the position and prints the root's statistics.
 pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
-    let mut pos = a.position.position()?;
-    let model = Model::load(&a.model, pos.variant(), None, DeviceChoice::Cpu.resolve()?)?;
+    a.play.validate()?;
+    let loaded = a.play.load()?;
+    let model = loaded.model;
+    let mut pos = a.position.position_of(&loaded.variant)?;
     let moves = pos.legal_moves();
     anyhow::ensure!(!moves.is_empty(), "the position has no legal move");
     let eval = &model.evaluate_requests(&[&model.prepare(&pos, &moves)])[0];
@@ -42,12 +37,9 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
         eval.wdl[2],
         eval.material
     );
-    let cfg = SearchConfig {
-        gumbel: a.gumbel,
-        ..SearchConfig::default()
-    };
-    let mut tree = Tree::new(cfg, 0);
-    let r = search(&mut tree, &mut pos, &model, a.sims, 1, false)
+    let opts = a.play.searcher();
+    let mut tree = Tree::new(opts.config, opts.seed);
+    let r = search(&mut tree, &mut pos, &model, a.play.sims, opts.batch, false)
         .ok_or_else(|| anyhow::anyhow!("the search found no move"))?;
     println!(
         "search: best {} value {:+.3} after {} simulations",

@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use clap::Args;
-use koma_engine::arena::{run_hand_matches, run_match, GameRecord, MatchConfig, PlayerSpec};
+use koma_arena::{run_hand_matches, run_match, GameRecord, MatchConfig, PlayerSpec};
 use koma_rules::load_variant;
 
 /// Options of `koma arena`.

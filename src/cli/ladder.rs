@@ -1,17 +1,16 @@
-//! `koma ladder`: the Elo ladder of a run's published models (see `koma_engine::ladder`), with
+//! `koma ladder`: the Elo ladder of a run's published models (see `koma_arena::ladder`), with
 //! its CSV files, PNG plot and TensorBoard scalars; once, or again every few minutes beside
 //! training.
 
 use super::store_args::StoreArgs;
 use anyhow::Context;
 use clap::Args;
-use koma_engine::ladder::{self, plot, LadderConfig, LadderModel};
-use koma_engine::PlayerSpec;
+use koma_arena::ladder::{self, plot, LadderConfig, LadderModel};
+use koma_arena::PlayerSpec;
 use koma_model::Model;
 use koma_rules::load_variant;
-use koma_store::Store;
+use koma_store::{publish, Store};
 use koma_trainer::metrics::Metrics;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -56,60 +55,26 @@ pub struct LadderArgs {
     pub watch: Option<f64>,
 }
 
-/// The run's published models with their publication times, in step order.
+/// The run's published models with their publication times, in step order, each to be
+/// fetched into the ladder's `cache`.
 fn published(store: &Store, cache: &Path) -> anyhow::Result<Vec<LadderModel>> {
-    let mut by_step: BTreeMap<u64, (bool, bool, i64)> = BTreeMap::new();
-    for o in store.list_info("models")? {
-        let Some(file) = o.key.strip_prefix("models/") else {
-            continue;
-        };
-        let (stem, ext) = file.rsplit_once('.').unwrap_or((file, ""));
-        let Ok(step) = stem.parse::<u64>() else {
-            continue;
-        };
-        let e = by_step.entry(step).or_insert((false, false, 0));
-        match ext {
-            "json" => e.0 = true,
-            "safetensors" => {
-                e.1 = true;
-                e.2 = o.modified;
-            }
-            _ => {}
-        }
-    }
-    let first = by_step.values().find(|e| e.1).map_or(0, |e| e.2);
+    let models = publish::published(store)?;
+    let first = models.first().map_or(0, |m| m.modified);
     std::fs::create_dir_all(cache).with_context(|| cache.display().to_string())?;
-    let mut out = Vec::new();
-    for (step, (json, weights, t)) in by_step {
-        if !(json && weights) {
-            continue;
-        }
-        out.push(LadderModel {
-            step,
-            stem: cache.join(format!("{step:010}")),
-            minutes: (t - first) as f64 / 60.0,
-        });
-    }
-    Ok(out)
+    Ok(models
+        .into_iter()
+        .map(|m| LadderModel {
+            step: m.step,
+            stem: cache.join(format!("{:010}", m.step)),
+            minutes: (m.modified - first) as f64 / 60.0,
+        })
+        .collect())
 }
 
 /// Copies a model from the store into the ladder's cache (once).
 fn fetch(store: &Store, m: &LadderModel) -> anyhow::Result<()> {
-    let (w, j) = Model::files(&m.stem);
-    for (local, ext) in [(&w, "safetensors"), (&j, "json")] {
-        if local.exists() {
-            continue;
-        }
-        let key = format!("models/{:010}.{ext}", m.step);
-        let bytes = store
-            .get(&key)?
-            .with_context(|| format!("{key} vanished from the store"))?;
-        let tmp = local.with_extension("part");
-        std::fs::write(&tmp, bytes)
-            .and_then(|_| std::fs::rename(&tmp, local))
-            .with_context(|| local.display().to_string())?;
-    }
-    Ok(())
+    publish::fetch(store, &publish::model_key(m.step), None, &m.stem)
+        .with_context(|| format!("fetching the model of step {}", m.step))
 }
 
 fn once(a: &LadderArgs, store: &Store) -> anyhow::Result<()> {

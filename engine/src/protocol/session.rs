@@ -1,10 +1,10 @@
 //! What every protocol front end shares: the model, the game the GUI has set up, and the
 //! search jobs.
 
-use crate::play::game::{Game, Mover};
+use crate::game::{Game, Mover};
 use crate::protocol::clock::Clock;
 use crate::protocol::job::{Callbacks, Jobs};
-use crate::search::{LoadedModel, Searcher, SearcherOptions, SharedModel};
+use crate::search::{LoadedModel, Searcher, SearcherOptions, SharedModel, DEFAULT_SIMS};
 use koma_rules::{Color, Move, Position, Variant};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -25,7 +25,7 @@ impl Default for EngineConfig {
         EngineConfig {
             options: SearcherOptions::default(),
             overhead: Duration::from_millis(50),
-            default_sims: crate::arena::DEFAULT_SIMS,
+            default_sims: DEFAULT_SIMS,
         }
     }
 }

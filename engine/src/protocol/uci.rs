@@ -6,7 +6,7 @@
 use crate::protocol::letters::{parse_move, Letters};
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
-use crate::protocol::{go_with_info, parse_moves, MoveForm};
+use crate::protocol::uci_like::{go_with_info, parse_moves, MoveForm};
 use koma_rules::{Move, Position};
 use std::time::Duration;
 

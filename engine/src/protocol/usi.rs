@@ -8,7 +8,7 @@
 use crate::protocol::letters::Letters;
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
-use crate::protocol::{go_with_info, parse_moves, MoveForm};
+use crate::protocol::uci_like::{go_with_info, parse_moves, MoveForm};
 use koma_rules::{Geometry, Move, Position, Promotion, Square, Variant};
 use std::time::Duration;
 

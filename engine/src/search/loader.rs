@@ -6,9 +6,8 @@
 
 use koma_model::{DeviceChoice, Model, ModelError};
 use koma_rules::{Variant, VariantError};
-use koma_store::publish::latest;
+use koma_store::publish::{self, latest, with_suffix, META_SUFFIX};
 use koma_store::Store;
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -50,6 +49,12 @@ pub struct LoadedModel {
 /// Why a model could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// Neither a checkpoint nor a run directory was named.
+    #[error("name the model: --model STEM or --run-dir DIR")]
+    NoSource,
+    /// The run directory does not exist.
+    #[error("run directory '{0}': no such directory")]
+    NoRunDir(String),
     /// The run directory has no published model.
     #[error("run directory '{0}' has no published model yet (no store/models/LATEST): train first, or name a checkpoint with --model")]
     NothingPublished(String),
@@ -88,13 +93,6 @@ fn stem_of(path: &Path) -> PathBuf {
     }
 }
 
-/// `stem` with `suffix` appended (a dotted stem keeps its dots).
-fn with_suffix(stem: &Path, suffix: &str) -> PathBuf {
-    let mut s = stem.as_os_str().to_owned();
-    s.push(suffix);
-    PathBuf::from(s)
-}
-
 /// Resolves a source to a checkpoint stem, checking a published model's SHA-256.
 pub fn resolve(source: &ModelSource) -> Result<PathBuf, LoadError> {
     match source {
@@ -102,6 +100,9 @@ pub fn resolve(source: &ModelSource) -> Result<PathBuf, LoadError> {
         ModelSource::RunDir(dir) => {
             let store_dir = dir.join("store");
             let shown = dir.display().to_string();
+            if !dir.is_dir() {
+                return Err(LoadError::NoRunDir(shown));
+            }
             if !store_dir.is_dir() {
                 return Err(LoadError::NothingPublished(shown));
             }
@@ -116,12 +117,11 @@ pub fn resolve(source: &ModelSource) -> Result<PathBuf, LoadError> {
                 })?
                 .ok_or_else(|| LoadError::NothingPublished(shown.clone()))?;
             let stem = store_dir.join(&l.key);
-            let weights = with_suffix(&stem, ".safetensors");
-            let bytes = std::fs::read(&weights).map_err(|e| LoadError::Store {
+            let matches = publish::verify(&stem, &l.sha256).map_err(|e| LoadError::Store {
                 dir: shown,
-                reason: format!("{}: {e}", weights.display()),
+                reason: e.to_string(),
             })?;
-            if hex::encode(Sha256::digest(&bytes)) != l.sha256 {
+            if !matches {
                 return Err(LoadError::Checksum(stem.display().to_string()));
             }
             Ok(stem)
@@ -140,7 +140,7 @@ pub fn load_model(source: &ModelSource, device: DeviceChoice) -> Result<LoadedMo
     let device = device
         .resolve()
         .map_err(|e| LoadError::Device(e.to_string()))?;
-    let model = Model::load(&with_suffix(&stem, ".json"), &variant, None, device)?;
+    let model = Model::load(&with_suffix(&stem, META_SUFFIX), &variant, None, device)?;
     let step = model.meta.step;
     Ok(LoadedModel {
         model,

@@ -4,7 +4,9 @@
 //! - [`loader`]: finds and loads the model a user names (a checkpoint stem, or the newest model
 //!   published in a run directory, checked against its SHA-256), with its variant taken from
 //!   the model's metadata;
-//! - [`limits`]: what ends a search (simulations, time, a stop request);
+//! - [`limits`]: what ends a search (simulations, time, a stop request), and the default
+//!   simulations per move;
+//! - [`options`]: the command-line options every front end that plays a model shares;
 //! - [`searcher`]: MCTS on one game with tree reuse between moves and leaves evaluated in
 //!   batches (virtual loss), so a GPU sees full batches even for a single game;
 //! - [`shared`]: a model behind a lock, for servers whose request threads share it;
@@ -16,12 +18,14 @@
 
 pub mod limits;
 pub mod loader;
+pub mod options;
 pub mod searcher;
 pub mod shared;
 pub mod thought;
 
-pub use limits::Limits;
+pub use limits::{Limits, DEFAULT_SIMS};
 pub use loader::{load_model, LoadError, LoadedModel, ModelSource};
+pub use options::{OptionError, PlayOptions};
 pub use searcher::{search_config, SearchError, Searcher, SearcherOptions};
 pub use shared::SharedModel;
 pub use thought::{Progress, RootMove, Thought};

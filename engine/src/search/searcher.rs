@@ -8,7 +8,7 @@
 
 use crate::search::limits::Limits;
 use crate::search::thought::{Progress, RootMove, Thought};
-use koma_mcts::{simulate, Evaluator, SearchConfig, Tree};
+use koma_mcts::{simulate, Evaluator, SearchConfig, SearchRun, Tree};
 use koma_rules::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -184,9 +184,8 @@ impl<E: Evaluator> Searcher<E> {
         } else {
             u32::MAX / 2
         });
-        self.tree.begin(budget, false);
+        let mut run = SearchRun::begin(&mut self.tree, budget, false);
         let start_visits = self.tree.root_visits();
-        let target = start_visits.saturating_add(budget);
         let deadline = limits.time.map(|t| began + t);
         let mut next_report = began + PROGRESS_EVERY;
         let playable = simulate(
@@ -194,6 +193,7 @@ impl<E: Evaluator> Searcher<E> {
             &mut pos,
             &*self.eval,
             self.opts.batch,
+            &mut run,
             |tree| {
                 if let Some(report) = progress.as_mut() {
                     let now = Instant::now();
@@ -208,14 +208,8 @@ impl<E: Evaluator> Searcher<E> {
                         });
                     }
                 }
-                let over = tree.proven_win().is_some()
-                    || stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                    || deadline.is_some_and(|d| Instant::now() >= d);
-                if over {
-                    0
-                } else {
-                    target.saturating_sub(tree.root_visits())
-                }
+                !(stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                    || deadline.is_some_and(|d| Instant::now() >= d))
             },
         );
         if !playable {

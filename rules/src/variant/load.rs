@@ -586,3 +586,8 @@ fn read_setup(
     }
     Ok((setup, hand))
 }
+
+/// Loads a built-in variant or variant file, shared for positions.
+pub fn load_variant(name: &str) -> Result<std::sync::Arc<Variant>, VariantError> {
+    Variant::load(name).map(std::sync::Arc::new)
+}

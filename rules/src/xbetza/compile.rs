@@ -2,7 +2,7 @@
 
 use super::directions::{class_of, continuation, dir_of, first_leg, unit, Class};
 use super::parse::{parse, Atom, Component, LegSpec, ParseError};
-use super::program::{Leap, Leg, MoveTable, Path, Slide};
+use super::program::{Leap, Leg, MoveTable, Path, Slide, UNLIMITED};
 use crate::color::Color;
 use crate::geometry::Geometry;
 use std::fmt;
@@ -33,9 +33,6 @@ impl fmt::Display for CompileError {
 }
 
 impl std::error::Error for CompileError {}
-
-/// Unlimited range.
-pub const UNLIMITED: u8 = u8::MAX;
 
 /// Compiles `text` into the move table of a piece of `color` on boards of `geometry`.
 pub fn compile(text: &str, geometry: &Geometry, color: Color) -> Result<MoveTable, CompileError> {

@@ -7,6 +7,6 @@ pub mod directions;
 pub mod parse;
 mod program;
 
-pub use compile::{compile, CompileError, UNLIMITED};
+pub use compile::{compile, CompileError};
 pub use parse::{parse, Atom, Component, LegSpec, Modifiers, ParseError};
 pub use program::{Leap, Leg, LegNode, MoveTable, Path, PathReach, Slide};

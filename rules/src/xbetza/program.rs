@@ -5,6 +5,9 @@
 //! everything else (multi-leg moves, hops, lame or jumping leapers, skip-first sliders, the
 //! universal leaper) is a [`Path`] run by the general walker.
 
+/// Unlimited range.
+pub const UNLIMITED: u8 = u8::MAX;
+
 /// One leg of a compiled move.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Leg {
@@ -147,10 +150,7 @@ impl MoveTable {
             ..PathReach::default()
         };
         for path in &self.paths {
-            let bounded = path
-                .legs
-                .iter()
-                .all(|l| l.range != crate::xbetza::UNLIMITED);
+            let bounded = path.legs.iter().all(|l| l.range != UNLIMITED);
             if bounded {
                 let far: u32 = path
                     .legs

@@ -1,0 +1,220 @@
+//! A match as a host of koma's game driver ([`koma_mcts::driver`]): the games of the plan
+//! with their openings, each player's turn (a search, a baseline's move, an outside engine's
+//! answer), and the record of every finished game.
+
+use crate::baseline::{greedy_move, random_move};
+use crate::config::GamePlan;
+use crate::external::{ExternalEngine, Forfeit};
+use crate::models::Mover;
+use crate::opening::sub_seed;
+use crate::progress::Progress;
+use crate::report::GameRecord;
+use koma_engine::search::search_config;
+use koma_mcts::driver::{GameStart, Host, TreeSpec, Turn};
+use koma_mcts::SearchResult;
+use koma_rules::{Color, Move, Outcome, PieceValues, Position};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use std::convert::Infallible;
+
+/// Seed stream of the players' own random choices.
+const MOVE_STREAM: u64 = 2;
+/// Seed stream of the search trees.
+const TREE_STREAM: u64 = 3;
+
+/// One game of the match in progress.
+pub struct ArenaGame {
+    index: usize,
+    pair: usize,
+    a_color: Color,
+    rng: StdRng,
+    opening: Vec<String>,
+    moves: Vec<String>,
+    /// Every move from the match's start position, for outside engines.
+    played: Vec<Move>,
+    /// Why an outside engine lost the game, when it did.
+    forfeit: Option<String>,
+}
+
+impl ArenaGame {
+    /// The player (0 = A, 1 = B) of `side`.
+    fn slot(&self, side: Color) -> usize {
+        usize::from(side != self.a_color)
+    }
+}
+
+/// The match's side of the driver.
+pub struct MatchHost<'a> {
+    /// The games to play, in order.
+    pub plan: &'a [GamePlan],
+    /// Their openings.
+    pub openings: &'a [Vec<Move>],
+    /// Where every game starts.
+    pub start: &'a Position,
+    /// How A (0) and B (1) move.
+    pub movers: &'a [Mover; 2],
+    /// The outside engines of A and B.
+    pub externals: &'a mut [Option<ExternalEngine>; 2],
+    /// The match seed.
+    pub seed: u64,
+    /// Adjudication cap.
+    pub max_plies: Option<u32>,
+    /// Piece values for the greedy baseline.
+    pub values: PieceValues,
+    /// The next game of the plan to start.
+    pub next: usize,
+    /// Finished games.
+    pub records: Vec<GameRecord>,
+    /// A's points so far.
+    pub a_points: f64,
+    /// Progress lines.
+    pub progress: Progress,
+}
+
+impl MatchHost<'_> {
+    /// The tree a model player searches with.
+    fn tree_spec(&self, mover: &Mover, index: usize, slot: usize) -> Option<TreeSpec> {
+        match *mover {
+            Mover::Search {
+                evaluator,
+                gumbel,
+                material,
+                ..
+            } => Some(TreeSpec {
+                config: search_config(gumbel, material),
+                seed: sub_seed(self.seed, TREE_STREAM, (2 * index + slot) as u64),
+                evaluator,
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl Host for MatchHost<'_> {
+    type Game = ArenaGame;
+    type Error = Infallible;
+
+    fn next_game(&mut self) -> Option<GameStart<ArenaGame>> {
+        let plan = *self.plan.get(self.next)?;
+        let opening = &self.openings[self.next];
+        self.next += 1;
+        let mut pos = self.start.clone();
+        let mut game = ArenaGame {
+            index: plan.index,
+            pair: plan.opening,
+            a_color: plan.a_color,
+            rng: StdRng::seed_from_u64(sub_seed(self.seed, MOVE_STREAM, plan.index as u64)),
+            opening: Vec::with_capacity(opening.len()),
+            moves: Vec::new(),
+            played: Vec::new(),
+            forfeit: None,
+        };
+        for &m in opening {
+            let text = pos.move_text(&m);
+            game.opening.push(text.clone());
+            game.moves.push(text);
+            game.played.push(m);
+            pos.make_move(m);
+        }
+        // Two players that are the same model with the same search share a tree, as one
+        // player searching both sides would (self-play does the same).
+        let specs = [0, 1].map(|slot| self.tree_spec(&self.movers[slot], plan.index, slot));
+        let same = self.movers[0] == self.movers[1] && specs[0].is_some();
+        let mut trees = Vec::new();
+        let mut tree_of_slot = [None, None];
+        for (slot, spec) in specs.into_iter().enumerate() {
+            if let Some(spec) = spec {
+                if same && slot == 1 {
+                    tree_of_slot[1] = tree_of_slot[0];
+                } else {
+                    tree_of_slot[slot] = Some(trees.len());
+                    trees.push(spec);
+                }
+            }
+        }
+        let a = plan.a_color.index();
+        let mut tree_of = [None, None];
+        tree_of[a] = tree_of_slot[0];
+        tree_of[1 - a] = tree_of_slot[1];
+        Some(GameStart {
+            game,
+            position: pos,
+            trees,
+            tree_of,
+            max_plies: self.max_plies,
+            resign: None,
+        })
+    }
+
+    fn turn(&mut self, game: &mut ArenaGame, pos: &mut Position) -> Turn {
+        let slot = game.slot(pos.side_to_move());
+        let mut buf = Vec::new();
+        let mv = match self.movers[slot] {
+            Mover::Search { sims, .. } => {
+                return Turn::Search {
+                    simulations: sims,
+                    noisy: false,
+                }
+            }
+            Mover::External => {
+                let answer = match self.externals[slot].as_mut() {
+                    Some(engine) => engine.best_move(self.start, &game.played),
+                    None => Err(Forfeit("the engine is not running".into())),
+                };
+                match answer {
+                    Ok(m) => Some(m),
+                    Err(Forfeit(why)) => {
+                        let player = if slot == 0 { "A" } else { "B" };
+                        tracing::warn!(game = game.index, player, "forfeit: {why}");
+                        game.forfeit = Some(format!("{player} ({}) {why}", pos.side_to_move()));
+                        return Turn::Forfeit;
+                    }
+                }
+            }
+            Mover::Random => {
+                pos.legal_moves_into(&mut buf);
+                random_move(&buf, &mut game.rng)
+            }
+            Mover::Greedy => {
+                pos.legal_moves_into(&mut buf);
+                greedy_move(pos, &buf, &self.values, &mut game.rng)
+            }
+        };
+        // A game whose side to move has no move is over by the rules before it is asked.
+        mv.map_or(Turn::Forfeit, Turn::Play)
+    }
+
+    fn choose(&mut self, _game: &mut ArenaGame, _pos: &mut Position, r: &SearchResult) -> Move {
+        r.best
+    }
+
+    fn played(&mut self, game: &mut ArenaGame, pos: &mut Position, mv: Move) {
+        game.moves.push(pos.move_text(&mv));
+        game.played.push(mv);
+    }
+
+    fn finished(
+        &mut self,
+        game: ArenaGame,
+        _pos: &Position,
+        outcome: Outcome,
+    ) -> Result<(), Infallible> {
+        let record = GameRecord {
+            index: game.index,
+            pair: game.pair,
+            a_color: game.a_color,
+            opening: game.opening,
+            moves: game.moves,
+            outcome,
+            forfeit: game.forfeit,
+        };
+        self.a_points += record.score_a();
+        self.records.push(record);
+        Ok(())
+    }
+
+    fn after_round(&mut self) -> Result<(), Infallible> {
+        self.progress.update(self.records.len(), self.a_points);
+        Ok(())
+    }
+}

@@ -1,0 +1,259 @@
+//! The players of a match, as the user names them: `random`, `greedy`, or
+//! `model:PATH[:sims=N][:gumbel][:material=W]`.
+//!
+//! A [`PlayerSpec`] is only a description (parsing needs no files); the match loads models
+//! when it starts, so that a typo in a player string is reported before anything heavy runs.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use crate::external::{ExternalSpec, Protocol};
+
+/// Simulations per move of a model player when the string does not say.
+pub use koma_engine::search::DEFAULT_SIMS;
+
+/// The forms a player string may take, for error messages.
+const FORMS: &str = "random, greedy, model:PATH[:sims=N][:gumbel][:material=W], or an \
+                     external engine uci:CMD, usi:CMD or xboard:CMD[;go=..][;option:NAME=VALUE]";
+
+/// A player of the arena.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlayerSpec {
+    /// A uniformly random legal move: the floor every trained model must clear.
+    Random,
+    /// Mate in one if there is one, else the capture winning the most material (by
+    /// [`crate::PieceValues`]), else a random move: the cheapest player that punishes
+    /// hanging pieces, so a model that cannot beat it has not learnt material.
+    Greedy,
+    /// A checkpoint searched with MCTS.
+    Model(ModelPlayer),
+    /// An engine outside koma, refereed by the arena.
+    External(Box<ExternalSpec>),
+}
+
+/// A checkpoint and the search it plays with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelPlayer {
+    /// Checkpoint stem: the path without `.json` / `.safetensors`.
+    pub stem: PathBuf,
+    /// Simulations per move (new ones: a reused subtree's visits come on top).
+    pub sims: u32,
+    /// Gumbel root (sequential halving) instead of PUCT; the move played is the
+    /// sequential-halving winner.
+    pub gumbel: bool,
+    /// Weight of material in the search's utility (`SearchConfig::material_weight`); `None`
+    /// keeps the default.
+    pub material: Option<f32>,
+}
+
+impl ModelPlayer {
+    /// A PUCT player of `stem` with the default simulations.
+    pub fn new(stem: impl Into<PathBuf>) -> ModelPlayer {
+        ModelPlayer {
+            stem: strip_checkpoint_extension(&stem.into()),
+            sims: DEFAULT_SIMS,
+            gumbel: false,
+            material: None,
+        }
+    }
+
+    /// The path to hand to `Model::load`: the stem with `.json` appended. `Model::load`
+    /// replaces the extension of what it is given, so passing the bare stem would cut a dotted
+    /// stem (`step-1.5`) short; with `.json` appended, only that suffix is replaced.
+    pub fn load_path(&self) -> PathBuf {
+        let mut s = self.stem.clone().into_os_string();
+        s.push(".json");
+        PathBuf::from(s)
+    }
+}
+
+impl PlayerSpec {
+    /// Whether the player searches with a network.
+    pub fn is_model(&self) -> bool {
+        matches!(self, PlayerSpec::Model(_))
+    }
+}
+
+/// A player string that could not be read: the string and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("player '{spec}': {reason}")]
+pub struct PlayerParseError {
+    /// The string as given.
+    pub spec: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// `x.json` and `x.safetensors` name the checkpoint `x`; any other path is taken as the stem.
+fn strip_checkpoint_extension(path: &Path) -> PathBuf {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("json") | Some("safetensors") => path.with_extension(""),
+        _ => path.to_path_buf(),
+    }
+}
+
+impl FromStr for PlayerSpec {
+    type Err = PlayerParseError;
+
+    /// Reads a player string. Model options follow the path, each after a `:`; a path may
+    /// therefore not contain `:` itself.
+    fn from_str(s: &str) -> Result<PlayerSpec, PlayerParseError> {
+        let fail = |reason: String| PlayerParseError {
+            spec: s.to_owned(),
+            reason,
+        };
+        let text = s.trim();
+        for (prefix, protocol) in [
+            ("uci:", Protocol::Uci),
+            ("usi:", Protocol::Usi),
+            ("xboard:", Protocol::Xboard),
+        ] {
+            if let Some(rest) = text.strip_prefix(prefix) {
+                return ExternalSpec::parse(protocol, rest)
+                    .map(|e| PlayerSpec::External(Box::new(e)))
+                    .map_err(fail);
+            }
+        }
+        match text {
+            "random" => return Ok(PlayerSpec::Random),
+            "greedy" => return Ok(PlayerSpec::Greedy),
+            "" => return Err(fail(format!("empty; expected {FORMS}"))),
+            _ => {}
+        }
+        let Some(rest) = text.strip_prefix("model:") else {
+            let hint = if text == "model" {
+                " (a model player needs its checkpoint: model:PATH)".to_owned()
+            } else {
+                String::new()
+            };
+            return Err(fail(format!(
+                "unknown player '{text}'{hint}; expected {FORMS}"
+            )));
+        };
+        let mut parts = rest.split(':');
+        let path = parts.next().unwrap_or_default().trim();
+        if path.is_empty() {
+            return Err(fail(format!(
+                "the checkpoint path is missing; expected {FORMS}"
+            )));
+        }
+        let mut player = ModelPlayer::new(path);
+        let (mut seen_sims, mut seen_gumbel) = (false, false);
+        for opt in parts {
+            let opt = opt.trim();
+            let (key, value) = match opt.split_once('=') {
+                Some((k, v)) => (k.trim(), Some(v.trim())),
+                None => (opt, None),
+            };
+            match (key, value) {
+                ("sims", Some(v)) => {
+                    if seen_sims {
+                        return Err(fail("option 'sims' is given twice".into()));
+                    }
+                    seen_sims = true;
+                    player.sims = match v.parse::<u32>() {
+                        Ok(0) => return Err(fail("sims must be at least 1".into())),
+                        Ok(n) => n,
+                        Err(_) => {
+                            return Err(fail(format!(
+                                "sims '{v}' is not a whole number of simulations"
+                            )))
+                        }
+                    };
+                }
+                ("sims", None) => {
+                    return Err(fail("option 'sims' needs a value, as in sims=64".into()))
+                }
+                ("gumbel", None) => {
+                    if seen_gumbel {
+                        return Err(fail("option 'gumbel' is given twice".into()));
+                    }
+                    seen_gumbel = true;
+                    player.gumbel = true;
+                }
+                ("gumbel", Some(_)) => {
+                    return Err(fail("option 'gumbel' takes no value".into()));
+                }
+                ("material", Some(v)) => {
+                    if player.material.is_some() {
+                        return Err(fail("option 'material' is given twice".into()));
+                    }
+                    player.material = match v.parse::<f32>() {
+                        Ok(w) if (0.0..=1.0).contains(&w) => Some(w),
+                        _ => {
+                            return Err(fail(format!("material '{v}' is not a weight from 0 to 1")))
+                        }
+                    };
+                }
+                ("material", None) => {
+                    return Err(fail(
+                        "option 'material' needs a value, as in material=0.4".into(),
+                    ))
+                }
+                ("", _) => return Err(fail("an empty option (two ':' in a row?)".into())),
+                (other, _) => {
+                    return Err(fail(format!(
+                        "unknown model option '{other}' (known: sims=N, gumbel, material=W)"
+                    )))
+                }
+            }
+        }
+        Ok(PlayerSpec::Model(player))
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    /// The canonical player string (it parses back to the same player).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::Greedy => f.write_str("greedy"),
+            PlayerSpec::External(e) => write!(f, "{e}"),
+            PlayerSpec::Model(m) => {
+                write!(f, "model:{}:sims={}", m.stem.display(), m.sims)?;
+                if m.gumbel {
+                    f.write_str(":gumbel")?;
+                }
+                if let Some(w) = m.material {
+                    write!(f, ":material={w}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_strings_round_trip() {
+        for s in [
+            "random",
+            "greedy",
+            "model:runs/a/step-100:sims=64",
+            "model:x:sims=8:gumbel",
+            "model:x:sims=8:material=0.7",
+        ] {
+            let p: PlayerSpec = s.parse().unwrap();
+            assert_eq!(p.to_string(), s);
+        }
+    }
+
+    #[test]
+    fn checkpoint_files_name_their_stem() {
+        let p: PlayerSpec = "model:dir/ck.json".parse().unwrap();
+        let q: PlayerSpec = "model:dir/ck.safetensors:sims=3".parse().unwrap();
+        match (p, q) {
+            (PlayerSpec::Model(p), PlayerSpec::Model(q)) => {
+                assert_eq!(p.stem, PathBuf::from("dir/ck"));
+                assert_eq!(p.sims, DEFAULT_SIMS);
+                assert_eq!(q.stem, PathBuf::from("dir/ck"));
+                assert_eq!(q.sims, 3);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

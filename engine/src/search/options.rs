@@ -1,0 +1,82 @@
+//! The options of every front end that plays a model (`koma-engine`, `koma play`,
+//! `koma analyse`): where the model comes from, where it runs, and how it searches. One
+//! struct, so the same flag means the same thing with the same default everywhere.
+
+use crate::search::limits::DEFAULT_SIMS;
+use crate::search::loader::{load_model, LoadError, LoadedModel, ModelSource};
+use crate::search::searcher::{search_config, SearcherOptions};
+use koma_model::DeviceChoice;
+use std::path::PathBuf;
+
+/// Model, device and search options, for clap (`#[command(flatten)]`).
+#[derive(Debug, Clone, clap::Args)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["model", "run_dir"])))]
+pub struct PlayOptions {
+    /// Checkpoint stem of the model (the path without `.json` / `.safetensors`; either file's
+    /// path works too).
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Run directory: the newest model it has published (checked against its SHA-256).
+    #[arg(long)]
+    pub run_dir: Option<PathBuf>,
+    /// Network device: auto, cpu, cuda or cuda:N.
+    #[arg(long, default_value = "auto")]
+    pub device: DeviceChoice,
+    /// CPU threads for the network.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Simulations per move when nothing else limits the search.
+    #[arg(long, default_value_t = DEFAULT_SIMS)]
+    pub sims: u32,
+    /// Leaves evaluated per batch (virtual loss keeps them apart; more keeps a GPU busy).
+    #[arg(long, default_value_t = 8)]
+    pub batch: usize,
+    /// Gumbel root (sequential halving) instead of PUCT.
+    #[arg(long)]
+    pub gumbel: bool,
+}
+
+/// A setting of [`PlayOptions`] out of range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--{option} must be at least 1")]
+pub struct OptionError {
+    /// The option.
+    pub option: &'static str,
+}
+
+impl PlayOptions {
+    /// Checks the settings that must be positive.
+    pub fn validate(&self) -> Result<(), OptionError> {
+        for (option, value) in [
+            ("threads", self.threads),
+            ("batch", self.batch),
+            ("sims", self.sims as usize),
+        ] {
+            if value == 0 {
+                return Err(OptionError { option });
+            }
+        }
+        Ok(())
+    }
+
+    /// Where the model comes from (`--model` when both are given).
+    pub fn source(&self) -> Option<ModelSource> {
+        ModelSource::from_options(self.model.as_deref(), self.run_dir.as_deref())
+    }
+
+    /// Sets libtorch's threads and loads the model.
+    pub fn load(&self) -> Result<LoadedModel, LoadError> {
+        tch::set_num_threads(self.threads.min(i32::MAX as usize) as i32);
+        let source = self.source().ok_or(LoadError::NoSource)?;
+        load_model(&source, self.device)
+    }
+
+    /// The searcher's settings.
+    pub fn searcher(&self) -> SearcherOptions {
+        SearcherOptions {
+            config: search_config(self.gumbel, None),
+            batch: self.batch,
+            ..SearcherOptions::default()
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! The tree's storage: nodes and the edges (moves) out of them, in flat arenas indexed by
+//! `u32`, so a tree is two vectors and a search allocates nothing per simulation.
+
+use koma_rules::Move;
+
+/// No child yet.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A move out of a node, with the statistics of the subtree behind it.
+#[derive(Debug, Clone)]
+pub(crate) struct Edge {
+    pub(crate) mv: Move,
+    /// Prior used for selection (noise mixed in at a noisy root).
+    pub(crate) prior: f32,
+    /// The network's prior, kept for Gumbel logits and policy targets.
+    pub(crate) raw_prior: f32,
+    pub(crate) child: u32,
+    /// Completed visits.
+    pub(crate) n: u32,
+    /// Sum of backed-up values, from the view of the player making this move.
+    pub(crate) w: f32,
+    /// Visits under way (virtual loss).
+    pub(crate) inflight: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum State {
+    /// Not yet reached.
+    New,
+    /// Sent for evaluation; edges known, priors not yet.
+    Pending,
+    /// Evaluated.
+    Expanded,
+    /// Game over here; value for the side to move.
+    Terminal(f32),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Node {
+    pub(crate) first_edge: u32,
+    pub(crate) n_edges: u32,
+    pub(crate) n: u32,
+    pub(crate) state: State,
+    /// The evaluation's value for the side to move.
+    pub(crate) net_value: f32,
+}

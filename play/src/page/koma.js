@@ -1,0 +1,621 @@
+(() => {
+  'use strict';
+
+  // ===================================================================== helpers
+
+  const $ = (id) => document.getElementById(id);
+
+  /** A new element with an optional class and text (text is always set as textContent). */
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : '');
+  const opposite = (c) => (c === 'black' ? 'white' : 'black');
+  const signed = (x, digits = 2) => (x >= 0 ? '+' : '\u2212') + Math.abs(x).toFixed(digits);
+  const pct = (x) => `${Math.round(x * 100)}%`;
+
+  /** Whether the array `a` starts with the array `prefix`. */
+  function startsWith(a, prefix) {
+    if (a.length < prefix.length) return false;
+    for (let i = 0; i < prefix.length; i++) if (a[i] !== prefix[i]) return false;
+    return true;
+  }
+  const sameClicks = (a, b) => a.length === b.length && startsWith(a, b);
+
+  /** Square name of file index f and rank index r (both from 0): "a1", "s19". */
+  const squareName = (f, r) => String.fromCharCode(97 + f) + (r + 1);
+
+  /** Font size of a piece label as a fraction of the square, shrinking with its length. */
+  const fontFactor = (len) => Math.min(0.6, 1.3 / (len + 1));
+
+  // ===================================================================== app object
+
+  /** The page's one global: the current state and the move being entered. */
+  const App = {
+    state: null,        // the last state from the server
+    path: [],           // clicks of the move being entered
+    pending: null,      // null, or what the page waits for: 'engine' | 'request'
+    boardKey: '',       // files x ranks x orientation the board elements were built for
+    squares: new Map(), // square name -> square element
+    handKeys: { top: '', bottom: '' },
+    promo: null,        // resolver of the open promotion dialog
+    initialized: false, // controls filled from the first state
+    pieceNames: new Map(),
+    pollTimer: 0,
+  };
+
+  // ===================================================================== API
+
+  /** Sends a request; resolves to the JSON answer, rejects with the server's error text. */
+  async function api(method, path, body) {
+    const opts = { method, cache: 'no-store', headers: {} };
+    if (body !== undefined) {
+      opts.headers['Content-Type'] = 'application/json';
+      opts.body = JSON.stringify(body);
+    }
+    let res;
+    try {
+      res = await fetch(path, opts);
+    } catch (e) {
+      throw new Error(`Cannot reach the server (${e.message})`);
+    }
+    const text = await res.text();
+    let data = null;
+    try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
+    if (!res.ok) {
+      const msg = data && typeof data.error === 'string' ? data.error : (text || res.statusText);
+      throw new Error(`${msg} (HTTP ${res.status})`);
+    }
+    if (!data || typeof data !== 'object') throw new Error('The server sent no game state');
+    return data;
+  }
+
+  /** The engine budget from the controls: only the non-zero fields ({} = server default). */
+  function budget() {
+    const body = {};
+    const sims = parseInt($('budget-sims').value, 10);
+    const millis = parseInt($('budget-millis').value, 10);
+    if (sims > 0) body.sims = sims;
+    if (millis > 0) body.millis = millis;
+    return body;
+  }
+
+  function setError(msg) { $('error').textContent = msg ? `Error: ${msg}` : ''; }
+
+  /** Takes a new state from the server (a successful answer): clears the error and redraws. */
+  function accept(state) {
+    App.state = state;
+    App.path = [];
+    setError('');
+    if (!App.initialized) {
+      App.initialized = true;
+      $('new-side').value = state.human === 'white' ? 'white' : 'black';
+      if (state.defaults) {
+        $('budget-sims').value = String(state.defaults.sims || 0);
+        $('budget-millis').value = String(state.defaults.millis || 0);
+      }
+    }
+    render();
+  }
+
+  /**
+   * Runs one user action (a chain of requests) unless another one is in progress. While it
+   * runs the page shows it is busy; an error ends the chain and is shown.
+   */
+  async function run(kind, fn) {
+    if (App.pending) return;
+    App.pending = kind;
+    renderStatus();
+    try {
+      await fn();
+    } catch (e) {
+      setError(e.message);
+      await resync();
+    } finally {
+      App.pending = null;
+      render();
+    }
+  }
+
+  /** Re-reads the state after an error, quietly (the error shown stays). */
+  async function resync() {
+    try {
+      const s = await api('GET', '/api/state');
+      App.state = s;
+      App.path = [];
+    } catch (_) { /* keep what we have */ }
+  }
+
+  /** Whether the engine is to move next in `s` (the game goes on and it is not our turn). */
+  const enginesTurn = (s) => !s.outcome && s.legal.length > 0 && s.side_to_move !== s.human;
+
+  /** Asks the engine to play for the side to move. */
+  async function engineMove() {
+    App.pending = 'engine';
+    renderStatus();
+    accept(await api('POST', '/api/engine', budget()));
+  }
+
+  /** If it is now the engine's turn, lets it move. */
+  async function engineReply() {
+    if (App.state && enginesTurn(App.state)) await engineMove();
+  }
+
+  const playMove = (text) => run('request', async () => {
+    accept(await api('POST', '/api/move', { move: text }));
+    await engineReply();
+  });
+
+  const newGame = () => run('request', async () => {
+    accept(await api('POST', '/api/new', { human: $('new-side').value }));
+    await engineReply();
+  });
+
+  const undo = () => run('request', async () => {
+    accept(await api('POST', '/api/undo', {}));
+  });
+
+  /** "Engine, move": the engine plays for the side to move, then answers if that was us. */
+  const engineButton = () => run('engine', async () => {
+    await engineMove();
+    await engineReply();
+  });
+
+  /** While the server says it is thinking (another request), polls until it is done. */
+  function pollWhileThinking() {
+    clearTimeout(App.pollTimer);
+    if (!App.state || !App.state.thinking || App.pending) return;
+    App.pollTimer = setTimeout(async () => {
+      try {
+        const s = await api('GET', '/api/state');
+        if (!App.pending) accept(s);
+      } catch (e) {
+        setError(e.message);
+      }
+      pollWhileThinking();
+    }, 500);
+  }
+
+  async function load() {
+    try {
+      accept(await api('GET', '/api/state'));
+    } catch (e) {
+      setError(e.message);
+      $('status').textContent = 'No connection to the server';
+      document.body.dataset.status = 'idle';
+      return;
+    }
+    if (App.state.thinking) pollWhileThinking();
+    else if (enginesTurn(App.state)) run('engine', engineReply);
+  }
+
+  // ===================================================================== move entry
+
+  /**
+   * What a click on `x` (a square name or "@ID") does with `path` in `legal`; pure, so it can
+   * be tested without a page. Returns one of:
+   *   {kind: 'extend', path}              the path grows (highlight the next clicks),
+   *   {kind: 'finish', moves}             complete moves (several: they differ by promotion),
+   *   {kind: 'select', path}              a new path [x],
+   *   {kind: 'clear'}                     nothing selected.
+   */
+  function decideClick(legal, path, x) {
+    const ext = path.concat([x]);
+    const cands = legal.filter((m) => startsWith(m.clicks, ext));
+    if (cands.length > 0) {
+      const complete = cands.filter((m) => m.clicks.length === ext.length);
+      if (complete.length > 0 && complete.length === cands.length) {
+        return { kind: 'finish', moves: complete };
+      }
+      return { kind: 'extend', path: ext };
+    }
+    if (path.length > 0 && x === path[path.length - 1]) {
+      // Clicking the last click again: end the move here if it can end here, else deselect.
+      const complete = legal.filter((m) => sameClicks(m.clicks, path));
+      return complete.length > 0 ? { kind: 'finish', moves: complete } : { kind: 'clear' };
+    }
+    // A move can start at x only if x holds a piece (or hand piece) of the side to move.
+    if (legal.some((m) => m.clicks[0] === x)) return { kind: 'select', path: [x] };
+    return { kind: 'clear' };
+  }
+
+  /** Marks for the path in progress: what each square shows. Pure as well. */
+  function pathMarks(legal, path) {
+    const marks = { origin: path[0] || null, steps: new Set(), kill: new Set(), shot: new Set(),
+                    next: new Set(), stop: null };
+    if (path.length === 0) return marks;
+    const cands = legal.filter((m) => startsWith(m.clicks, path));
+    for (let i = 1; i < path.length; i++) {
+      const sq = path[i];
+      marks.steps.add(sq);
+      if (cands.some((m) => m.shots.includes(sq))) marks.shot.add(sq);
+      else if (cands.some((m) => m.kills.includes(sq))) marks.kill.add(sq);
+    }
+    let complete = false;
+    for (const m of cands) {
+      if (m.clicks.length > path.length) marks.next.add(m.clicks[path.length]);
+      else complete = true;
+    }
+    if (complete && marks.next.size > 0) marks.stop = path[path.length - 1];
+    return marks;
+  }
+
+  /** Whether the person may enter a move now. */
+  function canClick() {
+    const s = App.state;
+    return !!s && !App.pending && !s.thinking && !s.outcome && !App.promo &&
+      s.side_to_move === s.human && s.legal.length > 0;
+  }
+
+  function onClick(x) {
+    if (!canClick()) return;
+    const d = decideClick(App.state.legal, App.path, x);
+    if (d.kind === 'finish') {
+      App.path = d.moves[0].clicks.slice();
+      renderMarks();
+      finish(d.moves);
+      return;
+    }
+    App.path = d.kind === 'clear' ? [] : d.path;
+    renderMarks();
+  }
+
+  /** Plays one of `moves` (same clicks), asking about promotion when they differ by it. */
+  async function finish(moves) {
+    let move = moves[0];
+    if (moves.length > 1) {
+      const yes = moves.find((m) => m.promotion === '+');
+      const no = moves.find((m) => m.promotion !== '+');
+      if (yes && no) {
+        const choice = await askPromotion(yes, no);
+        if (choice === null) { clearPath(); return; }
+        move = choice ? yes : no;
+      }
+    }
+    App.path = [];
+    await playMove(move.text);
+  }
+
+  /** Shows the promotion dialog; resolves to true (promote), false (not) or null (cancel). */
+  function askPromotion(yes, no) {
+    $('promo-move').textContent = `${yes.text}  or  ${no.text}`;
+    $('promo-overlay').hidden = false;
+    $('promote-yes').focus();
+    return new Promise((resolve) => { App.promo = resolve; });
+  }
+
+  function closePromotion(answer) {
+    const resolve = App.promo;
+    if (!resolve) return;
+    App.promo = null;
+    $('promo-overlay').hidden = true;
+    resolve(answer);
+  }
+
+  function clearPath() {
+    App.path = [];
+    renderMarks();
+  }
+
+  // ===================================================================== drawing
+
+  /** Square size in px for the window and board size (between 26 and 56). */
+  function squareSize(files, ranks) {
+    const panel = $('panel').getBoundingClientRect().width || 380;
+    const coord = 20, frame = 2 * 4 + 2 * 2, pad = 2 * 12, rowH = 46, gaps = 2 * 6;
+    const w = (window.innerWidth - panel - pad - 2 * coord - frame) / files;
+    const h = (window.innerHeight - pad - 2 * rowH - gaps - 2 * coord - frame) / ranks;
+    return Math.max(26, Math.min(56, Math.floor(Math.min(w, h))));
+  }
+
+  function sizeBoard() {
+    const s = App.state;
+    if (!s) return;
+    const sq = squareSize(s.variant.files, s.variant.ranks);
+    document.documentElement.style.setProperty('--sq', `${sq}px`);
+  }
+
+  /**
+   * Builds the square elements (once per board size and orientation; later redraws only
+   * update them, so references to them stay valid). The person's side is at the bottom:
+   * for black rank 1 is at the bottom and file a on the left, for white the other way round.
+   */
+  function buildBoard(s) {
+    const files = s.variant.files, ranks = s.variant.ranks, flip = s.human === 'white';
+    const key = `${files}x${ranks}${flip ? 'w' : 'b'}`;
+    if (App.boardKey === key) return;
+    App.boardKey = key;
+    const grid = $('grid');
+    grid.style.gridTemplateColumns = `repeat(${files}, var(--sq))`;
+    grid.replaceChildren();
+    App.squares.clear();
+    for (let row = 0; row < ranks; row++) {
+      const r = flip ? row : ranks - 1 - row;
+      for (let col = 0; col < files; col++) {
+        const f = flip ? files - 1 - col : col;
+        const name = squareName(f, r);
+        const sq = el('div', 'sq');
+        sq.dataset.square = name;
+        grid.append(sq);
+        App.squares.set(name, sq);
+      }
+    }
+    const fileLabels = [], rankLabels = [];
+    for (let col = 0; col < files; col++) fileLabels.push(String.fromCharCode(97 + (flip ? files - 1 - col : col)));
+    for (let row = 0; row < ranks; row++) rankLabels.push(String(flip ? row + 1 : ranks - row));
+    for (const id of ['coords-top', 'coords-bottom']) $(id).replaceChildren(...fileLabels.map((t) => el('span', '', t)));
+    for (const id of ['coords-left', 'coords-right']) $(id).replaceChildren(...rankLabels.map((t) => el('span', '', t)));
+  }
+
+  /** A piece tile: `id` label, owner `color`; rotated when it is the opponent's. */
+  function pieceElement(id, color, s, inHand) {
+    const promoted = id.startsWith('+');
+    let cls = `piece ${color}`;
+    if (promoted) cls += ' promoted';
+    if (inHand) cls += ' in-hand';
+    else if (color !== s.human) cls += ' opp';
+    const p = el('div', cls);
+    p.style.setProperty('--f', String(fontFactor(id.length)));
+    p.title = App.pieceNames.get(id) || id;
+    p.append(el('span', 'face', id));
+    return p;
+  }
+
+  /** Redraws everything from the state. */
+  function render() {
+    const s = App.state;
+    if (!s) { renderStatus(); return; }
+    App.pieceNames = new Map((s.variant.pieces || []).map((p) => [p.id, p.name]));
+    buildBoard(s);
+    sizeBoard();
+    renderMarks();
+    renderHeader(s);
+    renderEvaluation(s);
+    renderMoveList(s);
+    renderStatus();
+    document.body.dataset.fen = s.fen;
+    document.body.dataset.ply = String(s.ply);
+  }
+
+  /** Redraws the squares and hands (pieces, last move, the path in progress). */
+  function renderMarks() {
+    const s = App.state;
+    if (!s) return;
+    const pieces = new Map(s.board.map((p) => [p.square, p]));
+    const last = s.history.length ? s.history[s.history.length - 1] : null;
+    const captured = new Set(last ? last.captured || [] : []);
+    const marks = pathMarks(s.legal, App.path);
+    const live = canClick();
+    const starts = new Set(live ? s.legal.map((m) => m.clicks[0]) : []);
+    for (const [name, sq] of App.squares) {
+      const p = pieces.get(name);
+      const cls = ['sq'];
+      if (last && (name === last.from || name === last.to)) cls.push('last');
+      if (marks.steps.has(name)) cls.push('visited');
+      if (marks.origin === name) cls.push('selected');
+      if (live && (starts.has(name) || marks.next.has(name) || marks.stop === name)) cls.push('clickable');
+      sq.className = cls.join(' ');
+      sq.title = p ? '' : name;
+      const kids = [];
+      if (p) kids.push(pieceElement(p.piece, p.color, s, false));
+      if (marks.kill.has(name)) kids.push(el('span', 'mark kill'));
+      if (marks.shot.has(name)) kids.push(el('span', 'mark shot'));
+      if (marks.next.has(name)) kids.push(el('span', p ? 'mark ring' : 'mark dot'));
+      if (marks.stop === name) kids.push(el('span', 'mark stop'));
+      if (captured.has(name)) kids.push(el('span', 'mark captured', '\u00d7'));
+      sq.replaceChildren(...kids);
+    }
+    renderHands(s, starts);
+  }
+
+  /** The two hands: the opponent's above the board, the person's below. */
+  function renderHands(s, starts) {
+    const sides = { top: opposite(s.human), bottom: s.human };
+    for (const where of ['top', 'bottom']) {
+      const color = sides[where];
+      const items = (s.hands && s.hands[color]) || [];
+      const box = $(`hand-${where}`);
+      box.classList.toggle('no-drops', !s.variant.drops && items.length === 0);
+      // Rebuild only when the hand changed, so element references stay valid.
+      const key = `${color}:${items.map((h) => `${h.id}=${h.count}`).join(',')}`;
+      if (App.handKeys[where] !== key) {
+        App.handKeys[where] = key;
+        box.replaceChildren(...items.map((h) => {
+          const e = el('div', 'hand-piece');
+          e.dataset.hand = h.id;
+          e.dataset.color = color;
+          e.title = App.pieceNames.get(h.id) || h.id;
+          e.append(pieceElement(h.id, color, s, true), el('span', 'count', `\u00d7${h.count}`));
+          return e;
+        }));
+      }
+      for (const e of box.children) {
+        const click = `@${e.dataset.hand}`;
+        e.classList.toggle('clickable', color === s.side_to_move && starts.has(click));
+        e.classList.toggle('selected', color === s.side_to_move && App.path[0] === click);
+      }
+      const label = $(`${where}-label`);
+      const who = color === s.human ? 'You' : 'Engine';
+      label.querySelector('.who').textContent = `${who} \u00b7 ${cap(color)}`;
+      label.classList.toggle('to-move', !s.outcome && s.side_to_move === color);
+    }
+  }
+
+  function renderHeader(s) {
+    const v = s.variant;
+    $('variant-name').textContent = `${v.name} (${v.files}\u00d7${v.ranks})`;
+    document.title = `koma play \u2014 ${v.name}`;
+    const m = s.model;
+    $('model-info').textContent = m ? `model ${m.path} \u00b7 step ${m.step}` : '';
+    $('fen').textContent = s.fen;
+  }
+
+  /** The status line, "Check!" and the body's data-status. */
+  function renderStatus() {
+    const s = App.state;
+    const st = $('status');
+    let status;
+    if (App.pending === 'engine' || (s && s.thinking)) {
+      status = 'thinking';
+      st.replaceChildren(el('span', 'spinner'), document.createTextNode('Engine thinking\u2026'));
+    } else if (App.pending) {
+      status = 'thinking';
+      st.replaceChildren(el('span', 'spinner'), document.createTextNode('Please wait\u2026'));
+    } else if (!s) {
+      status = 'loading';   // before the first state arrives
+      st.textContent = 'Loading\u2026';
+    } else if (s.outcome) {
+      status = 'over';
+      st.textContent = `${s.outcome.text} \u2014 ${s.outcome.result}`;
+    } else if (s.side_to_move === s.human) {
+      status = 'idle';
+      st.textContent = `Your move (${cap(s.side_to_move)})`;
+    } else {
+      status = 'idle';
+      st.textContent = `Engine to move (${cap(s.side_to_move)}) \u2014 press \u201cEngine, move\u201d`;
+    }
+    document.body.dataset.status = status;
+    $('check').hidden = !(s && s.in_check && !s.outcome);
+    const busy = status === 'thinking';
+    for (const id of ['new-game', 'undo', 'engine-move']) $(id).disabled = busy;
+    $('engine-move').disabled = busy || !s || !!s.outcome;
+  }
+
+  /** Win/draw/loss bar, value, budget, best move, top moves and PV, for the person. */
+  function renderEvaluation(s) {
+    const a = s.analysis;
+    const bar = $('wdl');
+    const info = $('eval-info');
+    const body = $('top-moves').tBodies[0];
+    if (!a) {
+      bar.replaceChildren();
+      info.textContent = 'No engine search yet.';
+      $('eval-view').textContent = '';
+      body.replaceChildren();
+      $('pv').textContent = '';
+      return;
+    }
+    // The search's numbers are for the side that searched; the bar is for the person.
+    const swap = a.color !== s.human;
+    let [w, d, l] = a.wdl;
+    if (swap) [w, l] = [l, w];
+    const total = w + d + l || 1;
+    const seg = (cls, x, name) => {
+      const e = el('span', cls, x / total >= 0.09 ? pct(x / total) : '');
+      e.style.width = `${((100 * x) / total).toFixed(2)}%`;
+      e.title = `${name} ${pct(x / total)}`;
+      return e;
+    };
+    bar.replaceChildren(seg('w', w, 'win'), seg('d', d, 'draw'), seg('l', l, 'loss'));
+    $('eval-view').textContent = `(for you, ${cap(s.human)})`;
+    const yours = swap ? -a.value : a.value;
+    const secs = (a.millis / 1000).toFixed(a.millis < 10000 ? 2 : 1);
+    info.replaceChildren(
+      el('div', '', `win ${pct(w / total)} \u00b7 draw ${pct(d / total)} \u00b7 loss ${pct(l / total)}`),
+      el('div', '', `value ${signed(yours)} for you (${signed(a.value)} for ${a.color})`),
+      el('div', '', `${a.simulations} simulations \u00b7 ${secs} s \u00b7 ply ${a.ply}, ${a.color} to move`),
+      el('div', '', `best move ${a.best}`),
+    );
+    body.replaceChildren(...(a.top || []).map((t) => {
+      const tr = el('tr', t.move === a.best ? 'best' : '');
+      tr.append(el('td', 'mono', t.move), el('td', '', t.visits),
+        el('td', '', `${(t.prior * 100).toFixed(1)}%`), el('td', '', signed(t.q)));
+      return tr;
+    }));
+    $('pv').textContent = a.pv && a.pv.length ? `PV: ${a.pv.join(' ')}` : '';
+  }
+
+  /** The moves in two columns (black, white), numbered, the last one highlighted. */
+  function renderMoveList(s) {
+    const rows = [];
+    for (const h of s.history) {
+      let row = rows[rows.length - 1];
+      if (!row || h.color === 'black' || row.white) {
+        row = { black: null, white: null };
+        rows.push(row);
+      }
+      row[h.color === 'white' ? 'white' : 'black'] = h;
+    }
+    const lastPly = s.history.length ? s.history[s.history.length - 1].ply : -1;
+    const cell = (h) => {
+      if (!h) return el('td', 'mv', '');
+      const td = el('td', `mv mono${h.by === 'engine' ? ' engine' : ''}${h.ply === lastPly ? ' last' : ''}`, h.text);
+      td.title = `ply ${h.ply} \u00b7 ${h.color} \u00b7 ${h.by}`;
+      td.dataset.ply = String(h.ply);
+      return td;
+    };
+    const body = $('move-list').querySelector('tbody');
+    body.replaceChildren(...rows.map((r, i) => {
+      const tr = el('tr');
+      tr.append(el('td', 'num', `${i + 1}.`), cell(r.black), cell(r.white));
+      return tr;
+    }));
+    const box = $('move-list');
+    box.scrollTop = box.scrollHeight;
+  }
+
+  async function showRecord() {
+    const pre = $('record');
+    if (!pre.hidden) { pre.hidden = true; return; }
+    try {
+      const r = await api('GET', '/api/record');
+      pre.textContent = r.text || JSON.stringify(r, null, 2);
+      pre.hidden = false;
+    } catch (e) {
+      setError(e.message);
+    }
+  }
+
+  // ===================================================================== events
+
+  function init() {
+    $('grid').addEventListener('click', (e) => {
+      const sq = e.target.closest('[data-square]');
+      if (sq) onClick(sq.dataset.square);
+    });
+    for (const id of ['hand-top', 'hand-bottom']) {
+      $(id).addEventListener('click', (e) => {
+        const h = e.target.closest('[data-hand]');
+        const s = App.state;
+        if (!h || !s) return;
+        // Only the side to move's hand pieces can be dropped.
+        if (h.dataset.color === s.side_to_move) onClick(`@${h.dataset.hand}`);
+      });
+    }
+    $('board-area').addEventListener('contextmenu', (e) => {
+      e.preventDefault();
+      clearPath();
+    });
+    document.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape') return;
+      if (App.promo) closePromotion(null);
+      else clearPath();
+    });
+    $('promote-yes').addEventListener('click', () => closePromotion(true));
+    $('promote-no').addEventListener('click', () => closePromotion(false));
+    $('promo-overlay').addEventListener('click', (e) => {
+      if (e.target === e.currentTarget) closePromotion(null);
+    });
+    $('new-game').addEventListener('click', newGame);
+    $('undo').addEventListener('click', undo);
+    $('engine-move').addEventListener('click', engineButton);
+    $('show-record').addEventListener('click', showRecord);
+    let resizeFrame = 0;
+    window.addEventListener('resize', () => {
+      cancelAnimationFrame(resizeFrame);
+      resizeFrame = requestAnimationFrame(sizeBoard);
+    });
+    load();
+  }
+
+  // The pure parts, for tests and the console.
+  App.decideClick = decideClick;
+  App.pathMarks = pathMarks;
+  window.KomaPlay = App;
+
+  if (typeof document !== 'undefined' && document.getElementById) init();
+})();
