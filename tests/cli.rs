@@ -360,10 +360,19 @@ fn ladder_rates_a_runs_published_models() {
     let (ok, out, err) = koma(&args);
     assert!(ok, "{err}");
     // Steps 0 and 500 (multiples of 500) and the newest, 700.
-    for p in ["random", "greedy", "step-0", "step-500", "step-700"] {
+    for p in [
+        "random",
+        "greedy",
+        "alphabeta:depth=1",
+        "alphabeta:depth=2",
+        "step-0",
+        "step-500",
+        "step-700",
+    ] {
         assert!(out.contains(p), "{p} missing:\n{out}");
     }
-    assert!(out.contains("3 new models rated in 8 matches"), "{out}");
+    // Each model against the four baselines, and the two later ones against the one before.
+    assert!(out.contains("3 new models rated in 14 matches"), "{out}");
     for f in ["ladder/results.csv", "ladder/ratings.csv", "ladder/elo.png"] {
         assert!(dir.join(f).exists(), "{f}");
     }

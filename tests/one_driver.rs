@@ -34,10 +34,10 @@ fn selfplay_moves(stem: &std::path::Path) -> Vec<String> {
         opening_plies: 0,
         resign_consecutive: 0,
         games_per_chunk: 1,
+        // The search of an arena model player, without noise.
         search: SearchConfig {
-            gumbel: false,
             dirichlet_weight: 0.0,
-            ..SearchConfig::default()
+            ..koma_engine::search::search_config(false, None)
         },
         ..SelfplayConfig::default()
     };

@@ -2,6 +2,7 @@
 //! with their openings, each player's turn (a search, a baseline's move, an outside engine's
 //! answer), and the record of every finished game.
 
+use crate::alphabeta::AlphaBeta;
 use crate::baseline::{greedy_move, random_move};
 use crate::config::GamePlan;
 use crate::external::{ExternalEngine, Forfeit};
@@ -55,6 +56,8 @@ pub struct MatchHost<'a> {
     pub movers: &'a [Mover; 2],
     /// The outside engines of A and B.
     pub externals: &'a mut [Option<ExternalEngine>; 2],
+    /// The classical searchers of A and B (their tables kept from move to move).
+    pub searchers: [Option<AlphaBeta>; 2],
     /// The match seed.
     pub seed: u64,
     /// Adjudication cap.
@@ -174,6 +177,11 @@ impl Host for MatchHost<'_> {
             Mover::Random => {
                 pos.legal_moves_into(&mut buf);
                 random_move(&buf, &mut game.rng)
+            }
+            Mover::AlphaBeta(spec) => {
+                let searcher =
+                    self.searchers[slot].get_or_insert_with(|| AlphaBeta::new(pos.variant()));
+                searcher.search(pos, spec.limits()).map(|o| o.best)
             }
             Mover::Greedy => {
                 pos.legal_moves_into(&mut buf);

@@ -3,6 +3,8 @@
 //! - [`player`]: the players a match can pit against each other, parsed from text;
 //! - [`baseline`]: the baselines that need no network (random, greedy capture, valued by
 //!   [`koma_rules::PieceValues`]);
+//! - [`alphabeta`]: the classical baseline, an alpha-beta searcher that grades models in
+//!   every variant;
 //! - [`external`]: engines outside koma (UCI, USI, XBoard), refereed by the arena;
 //! - [`opening`]: the seeded random openings that make paired games differ from each other;
 //! - [`config`]: what a match is told, and the plan of its games;
@@ -14,6 +16,7 @@
 //! - [`report`] and [`elo`]: what a match says about the two players;
 //! - [`ladder`]: every published model of a run rated on one Elo scale.
 
+pub mod alphabeta;
 pub mod baseline;
 pub mod config;
 pub mod elo;

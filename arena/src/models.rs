@@ -2,6 +2,7 @@
 //! and served by an inference server of its own (the batching backend self-play uses), and a
 //! mover per player.
 
+use crate::alphabeta::AlphaBetaSpec;
 use crate::config::MatchConfig;
 use crate::error::ArenaError;
 use crate::player::PlayerSpec;
@@ -18,6 +19,8 @@ pub enum Mover {
     Greedy,
     /// An external engine.
     External,
+    /// The classical baseline.
+    AlphaBeta(AlphaBetaSpec),
     /// MCTS with the model served by evaluator `evaluator`.
     Search {
         /// Index of the model's evaluator.
@@ -60,6 +63,7 @@ impl Models {
             PlayerSpec::Random => Mover::Random,
             PlayerSpec::Greedy => Mover::Greedy,
             PlayerSpec::External(_) => Mover::External,
+            PlayerSpec::AlphaBeta(a) => Mover::AlphaBeta(*a),
             PlayerSpec::Model(p) => {
                 let key = std::fs::canonicalize(p.load_path()).unwrap_or_else(|_| p.load_path());
                 let evaluator = match self.stems.iter().position(|s| *s == key) {

@@ -8,14 +8,16 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use crate::alphabeta::AlphaBetaSpec;
 use crate::external::{ExternalSpec, Protocol};
 
 /// Simulations per move of a model player when the string does not say.
 pub use koma_engine::search::DEFAULT_SIMS;
 
 /// The forms a player string may take, for error messages.
-const FORMS: &str = "random, greedy, model:PATH[:sims=N][:gumbel][:material=W], or an \
-                     external engine uci:CMD, usi:CMD or xboard:CMD[;go=..][;option:NAME=VALUE]";
+const FORMS: &str = "random, greedy, alphabeta:depth=N[:millis=T], \
+                     model:PATH[:sims=N][:gumbel][:material=W], or an external engine uci:CMD, \
+                     usi:CMD or xboard:CMD[;go=..][;option:NAME=VALUE]";
 
 /// A player of the arena.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,6 +28,8 @@ pub enum PlayerSpec {
     /// [`crate::PieceValues`]), else a random move: the cheapest player that punishes
     /// hanging pieces, so a model that cannot beat it has not learnt material.
     Greedy,
+    /// The classical baseline: alpha-beta on material with quiescence and a mate search.
+    AlphaBeta(AlphaBetaSpec),
     /// A checkpoint searched with MCTS.
     Model(ModelPlayer),
     /// An engine outside koma, refereed by the arena.
@@ -115,7 +119,18 @@ impl FromStr for PlayerSpec {
                     .map_err(fail);
             }
         }
+        if let Some(rest) = text.strip_prefix("alphabeta:") {
+            return AlphaBetaSpec::parse(rest)
+                .map(PlayerSpec::AlphaBeta)
+                .map_err(fail);
+        }
         match text {
+            "alphabeta" => {
+                return Err(fail(
+                    "alphabeta needs its depth or time: alphabeta:depth=N or alphabeta:millis=T"
+                        .into(),
+                ))
+            }
             "random" => return Ok(PlayerSpec::Random),
             "greedy" => return Ok(PlayerSpec::Greedy),
             "" => return Err(fail(format!("empty; expected {FORMS}"))),
@@ -209,6 +224,7 @@ impl fmt::Display for PlayerSpec {
         match self {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
+            PlayerSpec::AlphaBeta(a) => write!(f, "{a}"),
             PlayerSpec::External(e) => write!(f, "{e}"),
             PlayerSpec::Model(m) => {
                 write!(f, "model:{}:sims={}", m.stem.display(), m.sims)?;
@@ -236,6 +252,8 @@ mod tests {
             "model:runs/a/step-100:sims=64",
             "model:x:sims=8:gumbel",
             "model:x:sims=8:material=0.7",
+            "alphabeta:depth=2",
+            "alphabeta:depth=3:millis=500",
         ] {
             let p: PlayerSpec = s.parse().unwrap();
             assert_eq!(p.to_string(), s);

@@ -102,6 +102,7 @@ pub fn run_games(cfg: &MatchConfig, plan: &[GamePlan]) -> Result<MatchReport, Ar
         start: &start,
         movers: &movers,
         externals: &mut externals,
+        searchers: [None, None],
         seed: cfg.seed,
         max_plies: cfg.max_plies,
         values: PieceValues::new(&cfg.variant),

@@ -65,8 +65,15 @@ fn bad_strings_say_what_is_wrong() {
         );
     }
     let e = parse_err("alpha-beta");
-    assert!(e.contains("expected random, greedy, model:PATH"), "{e}");
+    assert!(
+        e.contains("expected random, greedy, alphabeta:depth=N[:millis=T], model:PATH"),
+        "{e}"
+    );
     assert!(e.contains("uci:CMD, usi:CMD or xboard:CMD"), "{e}");
+    let e = parse_err("alphabeta");
+    assert!(e.contains("alphabeta:depth=N or alphabeta:millis=T"), "{e}");
+    let e = parse_err("alphabeta:depth=0");
+    assert!(e.contains("depth 0 is not from 1 to 64"), "{e}");
     // External engines: the command and each setting are checked.
     for (s, want) in [
         ("uci:", "the engine's command is missing"),

@@ -28,18 +28,31 @@ pub struct SearchConfig {
     pub gumbel_c_scale: f32,
     /// Virtual loss added per in-flight visit (several leaves of one tree in one batch).
     pub virtual_loss: f32,
-    /// Recognise a mate in one (or capture of the last royal) when a node is first reached:
-    /// such a node is a proven win, and at the root the winning move is played at once.
+    /// Look for a forced win where a node is first reached (a capture of the last royal
+    /// piece, a mate in one, or within `mate_plies`): such a node is a proven win, and at the
+    /// root the winning move is played at once.
     pub mate_check: bool,
+    /// Plies of the leaf mate search: 1 (mates in one) or 3 (checks, every reply, a mate in
+    /// one after each).
+    pub mate_plies: u32,
+    /// Trial moves the leaf mate search may make at one leaf: a cap that keeps a leaf with
+    /// many checks from costing more than a few move generations.
+    pub mate_budget: u32,
+    /// Nodes of the proof-number mate search run at the root before each search (0: none).
+    /// A forced win it proves is played at once; it looks much deeper than the leaf search.
+    pub root_mate_nodes: u64,
     /// Weight of material in the utility the search maximises at a leaf:
     /// `(1 - w) * value + w * material`, where material is the leaf's balance after the
-    /// captures under way are played out (`koma_rules::PieceValues::resolved_balance`); 0
+    /// captures under way are played out (see `material_depth`); 0
     /// searches on the game result alone. Like the score utility of Go engines it gives the
     /// search a dense preference (keep material, take material) while the value head is still
     /// learning what wins games; with few simulations over hundreds of drops, it is what keeps
     /// pieces from being put en prise.
     pub material_weight: f32,
-    /// Plies of the capture-only search behind the material term.
+    /// How the material term sees captures under way: 0 counts the material on the board
+    /// and in hand as it stands; 1 or more plays out the side to move's best capture against
+    /// the opponent's best answer (`koma_rules::PieceValues::quick_balance`: two plies, from
+    /// the leaf's own move list, with no move generation).
     pub material_depth: u32,
 }
 
@@ -57,6 +70,9 @@ impl Default for SearchConfig {
             gumbel_c_scale: 0.1,
             virtual_loss: 1.0,
             mate_check: true,
+            mate_plies: 1,
+            mate_budget: 64,
+            root_mate_nodes: 100,
             material_weight: 0.4,
             material_depth: 2,
         }

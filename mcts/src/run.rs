@@ -3,6 +3,7 @@
 //! the front ends), so a search ends the same way wherever it runs.
 
 use crate::tree::Tree;
+use koma_rules::Position;
 
 /// Rounds in a row a search may go without progress before it ends with what it has. A round
 /// makes no progress when its walks only run into leaves still waiting for an evaluation,
@@ -22,10 +23,24 @@ pub struct SearchRun {
 }
 
 impl SearchRun {
-    /// Begins a search of `budget` new simulations on `tree`; `noisy` adds the exploration of
-    /// self-play (Dirichlet noise under PUCT, Gumbel sampling under Gumbel).
-    pub fn begin(tree: &mut Tree, budget: u32, noisy: bool) -> SearchRun {
+    /// Begins a search of `budget` new simulations on `tree`, whose root is `pos` (left as it
+    /// was); `noisy` adds the exploration of self-play (Dirichlet noise under PUCT, Gumbel
+    /// sampling under Gumbel). The root's mate search runs first (`root_mate_nodes`).
+    pub fn begin(tree: &mut Tree, pos: &mut Position, budget: u32, noisy: bool) -> SearchRun {
+        SearchRun::begin_until(tree, pos, budget, noisy, None)
+    }
+
+    /// [`SearchRun::begin`] for a search with a clock: the root's mate search stops at
+    /// `mate_deadline` whatever its node budget.
+    pub fn begin_until(
+        tree: &mut Tree,
+        pos: &mut Position,
+        budget: u32,
+        noisy: bool,
+        mate_deadline: Option<std::time::Instant>,
+    ) -> SearchRun {
         tree.begin(budget, noisy);
+        tree.prove_root(pos, mate_deadline);
         let start = tree.root_visits();
         SearchRun {
             start,
@@ -44,10 +59,12 @@ impl SearchRun {
         tree.root_visits().saturating_sub(self.start)
     }
 
-    /// Whether the search is over: its budget spent, the root proven won (a move there wins
-    /// at once), or stalled.
+    /// Whether the search is over: its budget spent, the root decided (a forced win proven,
+    /// or every move leading to a decided position) once it has been expanded, or stalled.
     pub fn is_done(&self, tree: &Tree) -> bool {
-        self.remaining(tree) == 0 || tree.proven_win().is_some() || self.stalled()
+        self.remaining(tree) == 0
+            || (tree.root_expanded() && (tree.proven_win().is_some() || tree.is_decided()))
+            || self.stalled()
     }
 
     /// Whether it ended by stalling.

@@ -85,7 +85,7 @@ impl Tree {
         let value = if self.root_win.is_some() {
             1.0
         } else {
-            self.root_value()
+            self.root_decided.unwrap_or_else(|| self.root_value())
         };
         Some(SearchResult {
             best,
@@ -159,7 +159,7 @@ pub fn search<E: Evaluator>(
     batch: usize,
     noisy: bool,
 ) -> Option<SearchResult> {
-    let mut run = SearchRun::begin(tree, simulations, noisy);
+    let mut run = SearchRun::begin(tree, pos, simulations, noisy);
     if !simulate(tree, pos, eval, batch, &mut run, |_| true) {
         return None;
     }

@@ -5,6 +5,7 @@ use crate::evaluator::{Evaluation, Evaluator};
 use crate::gumbel::GumbelRoot;
 use crate::node::{Edge, Node, State, NONE};
 use crate::noise::dirichlet;
+use koma_rules::mate::{Budget, MateAnswer, MateSolver};
 use koma_rules::{Move, Outcome, PieceValues, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -52,7 +53,15 @@ pub struct Tree {
     values: Option<PieceValues>,
     /// The moves the current root may choose from, when the caller restricted them.
     root_moves: Option<Vec<Move>>,
+    /// The root's value when every move from it leads to a decided position (MCTS-solver)
+    /// and none wins: the best of them.
+    pub(crate) root_decided: Option<f32>,
+    /// The root's proof-number mate searcher, kept for its table's memory.
+    solver: Option<MateSolver>,
 }
+
+/// Plies the root's proof-number mate search looks ahead.
+const ROOT_MATE_PLIES: u32 = 15;
 
 impl Tree {
     /// An empty tree.
@@ -71,6 +80,8 @@ impl Tree {
             root_win: None,
             values: None,
             root_moves: None,
+            root_decided: None,
+            solver: None,
         };
         t.clear();
         t
@@ -92,6 +103,7 @@ impl Tree {
         self.noise_applied = false;
         self.root_win = None;
         self.root_moves = None;
+        self.root_decided = None;
     }
 
     /// Lets the search of the current root choose only among `moves` (UCI's `searchmoves`, or
@@ -197,11 +209,12 @@ impl Tree {
             return Gathered::Terminal;
         }
         if self.cfg.mate_check {
-            if let Some(win) = pos.winning_move(&moves) {
+            let mut budget = Budget::new(self.cfg.mate_budget);
+            if let Some(win) = pos.forced_win(&moves, self.cfg.mate_plies, &mut budget) {
                 if node == self.root {
                     self.root_win = Some(win);
                 } else {
-                    // The side to move here wins at once: a proven win, no evaluation needed.
+                    // The side to move here wins by force: a proven win, no evaluation needed.
                     self.nodes[node as usize].state = State::Terminal(1.0);
                     self.unwind(pos, &path, Some(1.0));
                     return Gathered::Terminal;
@@ -212,7 +225,11 @@ impl Tree {
             let values = self
                 .values
                 .get_or_insert_with(|| PieceValues::new(pos.variant()));
-            values.resolved_balance(pos, self.cfg.material_depth)
+            if self.cfg.material_depth == 0 {
+                values.balance(pos, pos.side_to_move())
+            } else {
+                values.quick_balance(pos, &moves)
+            }
         } else {
             0.0
         };
@@ -300,6 +317,74 @@ impl Tree {
         for &e in path.iter().rev() {
             self.edges[e as usize].w += value;
             value = -value;
+        }
+        self.solve_up(path);
+    }
+
+    /// MCTS-solver: carries proven results up the path of the last simulation. A node with a
+    /// move to a position lost for the opponent is won; a node all of whose moves lead to
+    /// decided positions is decided with the best of them for its side. Decided nodes become
+    /// terminal, so the search stops spending simulations below them; at the root a proven
+    /// win becomes the move to play.
+    fn solve_up(&mut self, path: &[u32]) {
+        for i in (0..path.len()).rev() {
+            let parent = if i == 0 {
+                self.root
+            } else {
+                self.edges[path[i - 1] as usize].child
+            };
+            let (a, b) = self.edge_range(parent);
+            let mut best: Option<(f32, usize)> = None;
+            let mut all_decided = true;
+            for j in a..b {
+                let child = self.edges[j].child;
+                match (child != NONE).then(|| self.nodes[child as usize].state) {
+                    Some(State::Terminal(v)) => {
+                        if best.is_none_or(|(bv, _)| -v > bv) {
+                            best = Some((-v, j));
+                        }
+                    }
+                    _ => all_decided = false,
+                }
+            }
+            let decided = match best {
+                Some((v, j)) if v >= 1.0 => Some((1.0, j)),
+                Some((v, j)) if all_decided => Some((v, j)),
+                _ => None,
+            };
+            let Some((v, j)) = decided else {
+                return;
+            };
+            if parent == self.root {
+                if v >= 1.0 {
+                    self.root_win = Some(self.edges[j].mv);
+                } else {
+                    self.root_decided = Some(v);
+                }
+                return;
+            }
+            if matches!(self.nodes[parent as usize].state, State::Terminal(_)) {
+                return;
+            }
+            self.nodes[parent as usize].state = State::Terminal(v);
+        }
+    }
+
+    /// Runs the proof-number mate search at the root (`root_mate_nodes`, and until
+    /// `deadline` when given); a forced win it proves becomes the move to play. `pos` is the
+    /// root position, left as it was.
+    pub fn prove_root(&mut self, pos: &mut Position, deadline: Option<std::time::Instant>) {
+        if self.cfg.root_mate_nodes == 0 || self.root_win.is_some() {
+            return;
+        }
+        let solver = self
+            .solver
+            .get_or_insert_with(|| MateSolver::new(self.cfg.root_mate_nodes, ROOT_MATE_PLIES));
+        if let MateAnswer::Mate(m) = solver.solve_until(pos, deadline) {
+            let allowed = self.root_moves.as_ref().is_none_or(|r| r.contains(&m));
+            if allowed {
+                self.root_win = Some(m);
+            }
         }
     }
 
@@ -407,6 +492,22 @@ impl Tree {
         let mut best_score = f32::NEG_INFINITY;
         for (i, e) in self.edges[a..b].iter().enumerate() {
             let n = e.n + e.inflight;
+            // A move into a decided position needs no exploring: a win is taken at once, a
+            // loss only when nothing else is left.
+            if let Some(State::Terminal(v)) =
+                (e.child != NONE).then(|| self.nodes[e.child as usize].state)
+            {
+                if -v >= 1.0 {
+                    return a + i;
+                }
+                if -v <= -1.0 {
+                    if best_score == f32::NEG_INFINITY {
+                        best = a + i;
+                        best_score = f32::MIN;
+                    }
+                    continue;
+                }
+            }
             let q = if n == 0 {
                 fpu
             } else {
@@ -430,11 +531,24 @@ impl Tree {
             .find(|e| e.mv == mv)
             .map(|e| e.child)
             .unwrap_or(NONE);
-        if child != NONE && self.nodes[child as usize].state == State::Expanded {
+        let reusable = child != NONE
+            && match self.nodes[child as usize].state {
+                State::Expanded => true,
+                // Decided through the solver, with its moves known.
+                State::Terminal(_) => self.nodes[child as usize].n_edges > 0,
+                _ => false,
+            };
+        if reusable {
             self.root = child;
             self.gumbel = None;
             self.root_win = None;
             self.root_moves = None;
+            self.root_decided = None;
+            // A root that is itself decided was reached through a proven line: search it
+            // afresh (its edges are all there) so the new search finds the way.
+            if let State::Terminal(_) = self.nodes[child as usize].state {
+                self.nodes[child as usize].state = State::Expanded;
+            }
             // Compact when the discarded part dominates, so long games stay small.
             if self.edges.len() > 20_000 {
                 self.compact();
@@ -493,8 +607,25 @@ impl Tree {
             .collect()
     }
 
-    /// The move that wins at once from the root, when the mate check found one: a search
-    /// driver can stop there.
+    /// The proven value of root move `mv` for the side playing it (1 a forced win, -1 a
+    /// forced loss, 0 a forced draw), when the solver has decided the position it leads to.
+    pub fn proven_value(&self, mv: Move) -> Option<f32> {
+        let (a, b) = self.edge_range(self.root);
+        let e = self.edges[a..b].iter().find(|e| e.mv == mv)?;
+        match (e.child != NONE).then(|| self.nodes[e.child as usize].state)? {
+            State::Terminal(v) => Some(-v),
+            _ => None,
+        }
+    }
+
+    /// Whether every move of the root leads to a decided position (the solver's verdict), so
+    /// more simulations cannot change the result.
+    pub fn is_decided(&self) -> bool {
+        self.root_decided.is_some()
+    }
+
+    /// The move that wins by force from the root, when a mate search or the solver proved
+    /// one: a search driver can stop there.
     pub fn proven_win(&self) -> Option<Move> {
         self.root_win
     }

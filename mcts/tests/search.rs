@@ -139,6 +139,7 @@ fn mate_check_sees_the_opponents_mate_in_one_with_few_simulations() {
     let mut plain = Tree::new(
         SearchConfig {
             mate_check: false,
+            root_mate_nodes: 0,
             ..cfg
         },
         1,
@@ -160,7 +161,9 @@ fn a_child_where_the_opponent_mates_is_a_proven_loss() {
     after.make_move(r.best);
     let replies = after.legal_moves();
     assert!(
-        after.winning_move(&replies).is_none(),
+        after
+            .forced_win(&replies, 1, &mut koma_rules::mate::Budget::new(100_000))
+            .is_none(),
         "{} lets White mate",
         pos.move_text(&r.best)
     );
@@ -250,4 +253,118 @@ fn a_restricted_root_chooses_only_among_its_moves() {
         let r = search(&mut odd, &mut pos, &UniformEvaluator, 50, 1, false).unwrap();
         assert!(r.visits.len() > 2);
     }
+}
+
+#[test]
+fn the_root_mate_search_plays_a_mate_the_tree_cannot_see() {
+    // Found by the exhaustive checks of the rules' mate tests: a forced win deeper than the
+    // leaf search, with one simulation.
+    let v = load_variant("gyaku-sama-shogi").unwrap();
+    let mut rng_positions = 0;
+    let mut found = 0;
+    // Random sparse positions: wherever the proof-number search proves a win, the search
+    // plays a move of it (checked by the solver again) and values the root as won.
+    use koma_rules::mate::{MateAnswer, MateSolver};
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    while rng_positions < 400 && found < 3 {
+        let mut pos = Position::start(&v);
+        for _ in 0..rng.gen_range(40..160) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            pos.make_move(moves[rng.gen_range(0..moves.len())]);
+        }
+        if pos.outcome().is_some() {
+            continue;
+        }
+        rng_positions += 1;
+        let mut solver = MateSolver::new(2_000, 15);
+        let MateAnswer::Mate(_) = solver.solve(&mut pos) else {
+            continue;
+        };
+        found += 1;
+        let cfg = SearchConfig {
+            root_mate_nodes: 2_000,
+            ..SearchConfig::default()
+        };
+        let mut tree = Tree::new(cfg, 5);
+        let r = search(&mut tree, &mut pos, &UniformEvaluator, 2, 1, false).unwrap();
+        assert_eq!(r.value, 1.0);
+        pos.make_move(r.best);
+        let mut replies = pos.legal_moves();
+        // Every reply still loses: the opponent is mated or the win goes on.
+        for reply in replies.drain(..) {
+            pos.make_move(reply);
+            let over = pos.outcome();
+            if over.is_none() {
+                let mut s = MateSolver::new(20_000, 15);
+                assert!(
+                    matches!(s.solve(&mut pos), MateAnswer::Mate(_)),
+                    "{}",
+                    pos.to_text()
+                );
+            }
+            pos.unmake_move();
+        }
+        pos.unmake_move();
+    }
+    assert!(
+        found >= 1,
+        "no forced win in {rng_positions} random positions"
+    );
+}
+
+#[test]
+fn the_solver_never_chooses_a_proven_loss_while_something_else_is_open() {
+    // Random middle games of Gyaku-sama Shogi (royal capture: decided lines are short).
+    use rand::{Rng, SeedableRng};
+    let v = load_variant("gyaku-sama-shogi").unwrap();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+    let (mut decided_children, mut searched) = (0, 0);
+    while searched < 60 {
+        let mut pos = Position::start(&v);
+        for _ in 0..rng.gen_range(30..120) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            pos.make_move(moves[rng.gen_range(0..moves.len())]);
+        }
+        if pos.outcome().is_some() {
+            continue;
+        }
+        searched += 1;
+        let cfg = SearchConfig {
+            root_mate_nodes: 0,
+            ..SearchConfig::default()
+        };
+        let mut tree = Tree::new(cfg, 3);
+        let r = search(&mut tree, &mut pos, &UniformEvaluator, 300, 1, false).unwrap();
+        let children = tree.root_children();
+        let proven: Vec<Option<f32>> = children.iter().map(|c| tree.proven_value(c.0)).collect();
+        decided_children += proven.iter().flatten().count();
+        let open = proven.iter().any(|p| p.is_none_or(|v| v > -1.0));
+        if open {
+            assert_ne!(
+                tree.proven_value(r.best),
+                Some(-1.0),
+                "{} is lost by force in {}",
+                pos.move_text(&r.best),
+                pos.to_text()
+            );
+        } else {
+            assert!(tree.is_decided());
+            assert_eq!(r.value, -1.0);
+        }
+        if let Some(w) = tree.proven_win() {
+            assert_eq!(r.best, w);
+            assert_eq!(r.value, 1.0);
+        }
+    }
+    assert!(
+        decided_children > 20,
+        "only {decided_children} decided moves seen"
+    );
 }

@@ -8,6 +8,32 @@ use crate::square::Square;
 impl Position {
     /// Whether a piece of `by` could capture on `sq` if `by` were to move.
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.is_attacked_given(sq, by, None)
+    }
+
+    /// The squares of `by`'s pieces whose paths the reverse tables cannot follow (bent,
+    /// multi-leg, hopping moves): a caller that asks many attack questions of one position
+    /// lists them once and passes them to [`Position::is_attacked_given`].
+    pub fn complex_attacker_squares(&self, by: Color) -> Vec<Square> {
+        let t = &self.variant.attacks[by.index()];
+        if t.complex.is_empty() {
+            return Vec::new();
+        }
+        self.variant
+            .geometry
+            .squares()
+            .iter()
+            .copied()
+            .filter(|s| {
+                let p = self.board[s.index()];
+                p.is_color(by) && t.complex.contains(p)
+            })
+            .collect()
+    }
+
+    /// [`Position::is_attacked`], with `by`'s complex pieces given (squares that no longer
+    /// hold one are skipped) instead of looked for on the whole board.
+    pub fn is_attacked_given(&self, sq: Square, by: Color, complex: Option<&[Square]>) -> bool {
         let t = &self.variant.attacks[by.index()];
         let at = sq.0 as i32;
         for (d, set) in &t.leaps {
@@ -30,9 +56,84 @@ impl Position {
             }
         }
         if !t.complex.is_empty() {
-            return self.complex_attack(sq, by, |p| t.complex.contains(p));
+            return match complex {
+                Some(list) => list.iter().any(|&from| {
+                    let p = self.board[from.index()];
+                    p.is_color(by)
+                        && t.complex.contains(p)
+                        && self.complex_attacks_from(from, p, sq)
+                }),
+                None => self.complex_attack(sq, by, |p| t.complex.contains(p)),
+            };
         }
         false
+    }
+
+    /// Whether the complex piece `p` on `from` could capture on `sq` (its reach first).
+    fn complex_attacks_from(&self, from: Square, p: Piece, sq: Square) -> bool {
+        let g = &self.variant.geometry;
+        let reach = &self.variant.piece(p.kind()).moves[p.color().index()].reach;
+        let df = g.file_of(sq) as i32 - g.file_of(from) as i32;
+        let dr = g.rank_of(sq) as i32 - g.rank_of(from) as i32;
+        reach.may_reach(df, dr) && self.complex_attacks(from, p, sq)
+    }
+
+    /// The squares of `by`'s pieces that could capture on `sq`, by the same reverse tables as
+    /// [`Position::is_attacked`] (pieces with bent or multi-leg paths are found by walking
+    /// their paths). A square may be listed twice.
+    pub fn attackers_of(&self, sq: Square, by: Color, out: &mut Vec<Square>) {
+        self.attackers_given(sq, by, None, out)
+    }
+
+    /// [`Position::attackers_of`] with `by`'s complex pieces given, as
+    /// [`Position::is_attacked_given`] takes them.
+    pub fn attackers_given(
+        &self,
+        sq: Square,
+        by: Color,
+        complex: Option<&[Square]>,
+        out: &mut Vec<Square>,
+    ) {
+        out.clear();
+        let t = &self.variant.attacks[by.index()];
+        let at = sq.0 as i32;
+        for (d, set) in &t.leaps {
+            let from = (at - d) as usize;
+            if set.contains(self.board[from]) {
+                out.push(Square(from as u16));
+            }
+        }
+        for s in &t.slides {
+            let mut cur = at;
+            for k in 1..=s.max_reach {
+                cur -= s.delta;
+                let p = self.board[cur as usize];
+                if p.is_empty() {
+                    continue;
+                }
+                if !p.is_wall() && s.reach[p.index()] >= k {
+                    out.push(Square(cur as u16));
+                }
+                break;
+            }
+        }
+        if !t.complex.is_empty() {
+            let all;
+            let list = match complex {
+                Some(l) => l,
+                None => {
+                    all = self.complex_attacker_squares(by);
+                    &all
+                }
+            };
+            for &from in list {
+                let p = self.board[from.index()];
+                if p.is_color(by) && t.complex.contains(p) && self.complex_attacks_from(from, p, sq)
+                {
+                    out.push(from);
+                }
+            }
+        }
     }
 
     /// For every board square (dense index, as [`crate::Geometry::board_index`] numbers them),

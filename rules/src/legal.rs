@@ -76,6 +76,51 @@ impl Position {
         }
     }
 
+    /// Whether `mv`, a move the pseudo-legal generator produced here, is legal: the same
+    /// tests as [`Position::legal_moves_into`] applies to the whole list, for one move (a
+    /// search that tries moves one at a time and stops at the first legal one).
+    pub fn pseudo_legal_is_legal(&mut self, mv: Move) -> bool {
+        let us = self.side;
+        let them = us.opposite();
+        if self.royals[us.index()] == 0 || self.royals[them.index()] == 0 {
+            return false;
+        }
+        let rules = &self.variant.rules;
+        if mv.is_skip()
+            && rules
+                .max_consecutive_skips
+                .is_some_and(|max| self.counters.skips[us.index()] >= max)
+        {
+            return false;
+        }
+        let check_limited = rules
+            .max_consecutive_checks
+            .is_some_and(|max| self.counters.checks[us.index()] >= max);
+        let king_safety = rules.check == CheckRule::KingSafety;
+        let protected = !mv.is_drop()
+            && self
+                .variant
+                .protected_royal_rule
+                .contains(self.board[mv.from().index()])
+            && self.captures_royal_under_rule(&mv);
+        if !(king_safety || check_limited || protected) {
+            return true;
+        }
+        self.make_move_inner(mv, false);
+        let mut legal = true;
+        if king_safety {
+            legal = !self.is_attacked(self.royal_sq[us.index()], them);
+        }
+        if legal && check_limited {
+            legal = !self.history.last().is_some_and(|u| u.gave_check);
+        }
+        if legal && protected {
+            legal = !self.is_attacked(mv.to(), them);
+        }
+        self.unmake_move();
+        legal
+    }
+
     fn king_safe_after(&mut self, mv: Move) -> bool {
         let us = self.side;
         self.make_move_inner(mv, false);

@@ -67,6 +67,11 @@ impl PieceValues {
         }
     }
 
+    /// The most value a promotion adds to a piece (bounds what one capture can gain).
+    pub fn max_promotion_gain(&self) -> i64 {
+        self.max_promotion_gain
+    }
+
     /// The value of a piece kind.
     pub fn value(&self, kind: PieceKind) -> u32 {
         self.values.get(kind.index()).copied().unwrap_or(1)
@@ -117,6 +122,136 @@ impl PieceValues {
         let diff = self.capture_search(pos, i64::MIN + 1, i64::MAX, depth, &mut moves);
         debug_assert_eq!(pos.side_to_move(), us);
         (diff as f32 / self.scale).tanh()
+    }
+
+    /// [`PieceValues::resolved_balance`] at depth 2 without a move generation: the side to
+    /// move's captures are taken from `legal` (the position's legal moves, which a search leaf
+    /// has already generated), and the best answer to each is the most valuable of the side's
+    /// own pieces the opponent then attacks (a reverse attack test per piece, most valuable
+    /// first), counted as taken. The answer can differ from the two-ply search only where the
+    /// opponent's best answer is a capture its own king safety forbids, takes two pieces at
+    /// once, or gains by promoting: this estimate then counts the plain capture of the most
+    /// valuable attacked piece.
+    pub fn quick_balance(&self, pos: &mut Position, legal: &[Move]) -> f32 {
+        let us = pos.side_to_move();
+        let them = us.opposite();
+        let stand = self.difference(pos, us);
+        let hand = if pos.variant().rules.drops { 2 } else { 1 };
+        let mut captures: Vec<(i64, Move)> = legal
+            .iter()
+            .map(|m| (self.capture_value(pos, m) as i64, *m))
+            .filter(|c| c.0 > 0)
+            .collect();
+        if captures.is_empty() {
+            return (stand as f32 / self.scale).tanh();
+        }
+        captures.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
+        // Our pieces, most valuable first: the opponent's answers look at them in this order.
+        let v = pos.variant().clone();
+        let mut ours: Vec<(i64, crate::square::Square)> = v
+            .geometry
+            .squares()
+            .iter()
+            .filter(|sq| pos.board[sq.index()].is_color(us))
+            .map(|&sq| (self.value(pos.board[sq.index()].kind()) as i64, sq))
+            .collect();
+        ours.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
+        // The opponent's pieces with bent or multi-leg paths, listed once for every attack
+        // question below (a capture of ours only removes some of them).
+        let complex = pos.complex_attacker_squares(them);
+        let mut best = stand;
+        for (taken, m) in captures {
+            // Captures come most valuable first: once even this one cannot beat the best,
+            // none of the rest can.
+            if stand + taken * hand + self.max_promotion_gain <= best {
+                break;
+            }
+            let moved = (!m.is_drop()).then(|| m.from());
+            pos.make_move(m);
+            if pos.royal_count(them) == 0 {
+                pos.unmake_move();
+                return 1.0;
+            }
+            let after = self.difference(pos, us);
+            if after > best {
+                // The answer that would make this capture no better than the best so far.
+                let enough = after - best;
+                let mut reply = 0i64;
+                for &(value, sq) in &ours {
+                    let (value, sq) = if Some(sq) == moved {
+                        (self.value(pos.board[m.to().index()].kind()) as i64, m.to())
+                    } else {
+                        (value, sq)
+                    };
+                    if value * hand + self.max_promotion_gain <= reply || reply >= enough {
+                        break;
+                    }
+                    if let Some(g) = self.best_capture_on(pos, sq, them, hand, &complex) {
+                        reply = reply.max(g);
+                    }
+                }
+                best = best.max(after - reply);
+            }
+            pos.unmake_move();
+        }
+        (best as f32 / self.scale).tanh()
+    }
+
+    /// What `by`, to move, gains at best by a legal move that takes the piece on `sq` (its
+    /// victims, into the hand where captures go there, and the capturer's change of kind),
+    /// or `None` when no legal move takes it. The reverse attack test answers most squares;
+    /// where it finds an attack, the moves of the pieces that attack the square are generated
+    /// and tried for legality (a pinned piece, a king stepping into a defended square, a side
+    /// in check). Ko Shogi's pieces move by its rule module, and its rules have no king
+    /// safety: the attack test and the victim's value are the answer there.
+    fn best_capture_on(
+        &self,
+        pos: &mut Position,
+        sq: crate::square::Square,
+        by: Color,
+        hand: i64,
+        complex: &[crate::square::Square],
+    ) -> Option<i64> {
+        if !pos.is_attacked_given(sq, by, Some(complex)) {
+            return None;
+        }
+        if pos.variant.ko.is_some() {
+            return Some(self.value(pos.board[sq.index()].kind()) as i64 * hand);
+        }
+        let v = pos.variant().clone();
+        let mut moves = Vec::new();
+        let mut best = None;
+        let mut attackers = Vec::new();
+        pos.attackers_given(sq, by, Some(complex), &mut attackers);
+        attackers.sort_unstable();
+        attackers.dedup();
+        for &from in &attackers {
+            let p = pos.board[from.index()];
+            moves.clear();
+            pos.generate_kind_from(from, p, &mut moves);
+            for &m in &moves {
+                if !(m.to() == sq || m.kills().contains(&sq)) || !pos.pseudo_legal_is_legal(m) {
+                    continue;
+                }
+                let victims: Vec<PieceKind> = m
+                    .kills()
+                    .iter()
+                    .chain(std::iter::once(&m.to()))
+                    .map(|&k| pos.board[k.index()])
+                    .filter(|q| q.is_color(by.opposite()))
+                    .map(|q| q.kind())
+                    .collect();
+                let end = v.end_kind(
+                    p.kind(),
+                    victims.iter().copied(),
+                    m.promotion() == crate::mv::Promotion::Promote,
+                );
+                let gain = self.capture_value(pos, &m) as i64 * hand + self.value(end) as i64
+                    - self.value(p.kind()) as i64;
+                best = best.max(Some(gain));
+            }
+        }
+        best
     }
 
     fn capture_search(

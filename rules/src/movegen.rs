@@ -138,7 +138,7 @@ impl Position {
     }
 
     /// Appends the drops of the side to move, with the variant's drop restrictions.
-    fn generate_drops(&self, out: &mut Vec<Move>) {
+    pub(crate) fn generate_drops(&self, out: &mut Vec<Move>) {
         let v = &self.variant;
         let us = self.side;
         let nk = v.num_kinds();

@@ -14,7 +14,7 @@ impl Position {
     /// Whether `mv` is a capture of an enemy royal piece on the destination by a piece under
     /// the rule.
     #[inline]
-    fn captures_royal_under_rule(&self, mv: &Move) -> bool {
+    pub(crate) fn captures_royal_under_rule(&self, mv: &Move) -> bool {
         if mv.is_drop() || mv.to() == mv.from() {
             return false;
         }

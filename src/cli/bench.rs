@@ -94,18 +94,21 @@ fn bench_search(v: &Arc<koma_rules::Variant>, secs: f64) {
     // The tree and rules alone, then with the mate-in-one check at each new node, then the
     // default search, whose leaves also run the capture search behind the material term.
     let default = SearchConfig::default();
-    for (what, mate_check, material_weight) in [
-        ("tree only", false, 0.0),
-        ("with mate check", true, 0.0),
+    for (what, mate_check, material_weight, material_depth) in [
+        ("tree only", false, 0.0, 2),
+        ("static material", false, default.material_weight, 0),
+        ("with mate check", true, 0.0, 2),
         (
             "default: mate check and material term",
             true,
             default.material_weight,
+            2,
         ),
     ] {
         let cfg = SearchConfig {
             mate_check,
             material_weight,
+            material_depth,
             ..default.clone()
         };
         let mut sims = 0u64;

@@ -35,7 +35,8 @@ pub struct LadderArgs {
     #[arg(long, default_value_t = 1)]
     pub previous: usize,
     /// More opponents of every new model, in `koma arena`'s player form (e.g. an external
-    /// engine "uci:fairy-stockfish;variant=hand-shogi;go=depth 1"); repeatable.
+    /// engine "uci:scripts/fairy-stockfish.sh;variant=handshogi;go=depth 1"); repeatable.
+    /// `random`, `greedy`, `alphabeta:depth=1` and `alphabeta:depth=2` always play.
     #[arg(long = "opponent", value_name = "PLAYER")]
     pub opponents: Vec<PlayerSpec>,
     /// Random opening plies of each pair of games.
@@ -99,7 +100,17 @@ fn once(a: &LadderArgs, store: &Store) -> anyhow::Result<()> {
     }
     let meta = Model::read_meta(&chosen[0].stem)?;
     let variant = load_variant(&meta.variant)?;
+    // random (the anchor), greedy, and the classical baseline at two depths: every run's
+    // scale reaches from chance to real search, in every variant.
     let mut opponents = vec![PlayerSpec::Random, PlayerSpec::Greedy];
+    for depth in [1, 2] {
+        opponents.push(PlayerSpec::AlphaBeta(
+            koma_arena::alphabeta::AlphaBetaSpec {
+                depth: Some(depth),
+                millis: None,
+            },
+        ));
+    }
     opponents.extend(a.opponents.iter().cloned());
     let cfg = LadderConfig {
         variant: variant.clone(),

@@ -55,7 +55,22 @@ pub fn draw(path: &Path, title: &str, ratings: &[RatingLine]) -> Result<(), Ladd
     if models.is_empty() {
         return Err(fail("no rated model to plot".into()));
     }
-    let greedy = ratings.iter().find(|r| r.player == "greedy").map(|r| r.elo);
+    // Every player that is not a model of the run (random, greedy, the alpha-beta baselines,
+    // outside engines) is a horizontal line at its rating.
+    const PALETTE: [RGBColor; 6] = [
+        RGBColor(120, 120, 120),
+        RGBColor(200, 120, 0),
+        RGBColor(0, 150, 70),
+        RGBColor(170, 0, 170),
+        RGBColor(200, 30, 30),
+        RGBColor(0, 140, 160),
+    ];
+    let baselines: Vec<(String, f64, RGBColor)> = ratings
+        .iter()
+        .filter(|r| r.step.is_none())
+        .enumerate()
+        .map(|(i, r)| (r.player.clone(), r.elo, PALETTE[i % PALETTE.len()]))
+        .collect();
     let lo = ratings.iter().map(|r| r.lo95).fold(0.0f64, f64::min) - 50.0;
     let hi = ratings.iter().map(|r| r.hi95).fold(0.0f64, f64::max) + 50.0;
     let root = BitMapBackend::new(path, (1400, 600)).into_drawing_area();
@@ -104,18 +119,14 @@ pub fn draw(path: &Path, title: &str, ratings: &[RatingLine]) -> Result<(), Ladd
             .axis_desc_style(("sans-serif", 18))
             .draw()
             .map_err(|e| fail(e.to_string()))?;
-        let mut refs = vec![("random", 0.0, RGBColor(120, 120, 120))];
-        if let Some(g) = greedy {
-            refs.push(("greedy", g, RGBColor(200, 120, 0)));
-        }
-        for (name, y, colour) in refs {
+        for (name, y, colour) in baselines.iter().cloned() {
             chart
                 .draw_series(LineSeries::new(
                     vec![(0.0, y), (x_max * 1.05, y)],
                     colour.stroke_width(2),
                 ))
                 .map_err(|e| fail(e.to_string()))?
-                .label(name)
+                .label(name.as_str())
                 .legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
                 });

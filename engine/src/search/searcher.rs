@@ -21,10 +21,16 @@ const PV_LEN: usize = 12;
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// Search settings shared by every front end: PUCT or Gumbel root, and the material weight
-/// when the user overrides it. Play is deterministic (no root noise).
+/// when the user overrides it. Play is deterministic (no root noise). A game is won or lost
+/// once, so play looks for forced wins far harder than self-play, which spends its time on
+/// many positions: mates in three at the leaves and a proof-number search of 20,000 nodes at
+/// the root (a few tens of milliseconds) before every move.
 pub fn search_config(gumbel: bool, material: Option<f32>) -> SearchConfig {
     let mut cfg = SearchConfig {
         gumbel,
+        mate_plies: 3,
+        mate_budget: 256,
+        root_mate_nodes: 20_000,
         ..SearchConfig::default()
     };
     if let Some(w) = material {
@@ -184,7 +190,10 @@ impl<E: Evaluator> Searcher<E> {
         } else {
             u32::MAX / 2
         });
-        let mut run = SearchRun::begin(&mut self.tree, budget, false);
+        // The root's mate search may spend a quarter of a timed move.
+        let mate_deadline = limits.time.map(|t| began + t / 4);
+        let mut run =
+            SearchRun::begin_until(&mut self.tree, &mut pos, budget, false, mate_deadline);
         let start_visits = self.tree.root_visits();
         let deadline = limits.time.map(|t| began + t);
         let mut next_report = began + PROGRESS_EVERY;

@@ -116,7 +116,12 @@ impl<G> Live<G> {
                             // own plan: the side cannot move.
                             return Need::Over(Self::loss_of(side, WinReason::Forfeit));
                         };
-                        let run = SearchRun::begin(&mut self.trees[t].0, simulations, noisy);
+                        let run = SearchRun::begin(
+                            &mut self.trees[t].0,
+                            &mut self.pos,
+                            simulations,
+                            noisy,
+                        );
                         self.search = Some((t, run));
                     }
                 }

@@ -13,6 +13,7 @@ use crate::color::Color;
 use crate::mv::Move;
 use crate::piece::Piece;
 use crate::position::Position;
+use crate::square::Square;
 
 impl KoShogi {
     /// Whether `color` still commands (§10).
@@ -32,17 +33,30 @@ impl KoShogi {
         }
     }
 
-    /// Whether `color`'s sole objective piece could be removed by the other side's next move.
-    pub(crate) fn in_check(&self, pos: &Position, color: Color) -> bool {
+    /// The square of `color`'s sole objective piece: its G or GV when that piece alone keeps
+    /// it commanding, so that removing it wins.
+    pub(crate) fn sole_objective(&self, pos: &Position, color: Color) -> Option<Square> {
         let k = &self.k;
         let generals = pos.count(k.g, color) + pos.count(k.gv, color);
         let troop_and_banner = self.has(pos, k.mt, color)
             && (self.has(pos, k.bn, color) || self.has(pos, k.fw, color));
         if generals != 1 || troop_and_banner {
-            return false;
+            return None;
         }
         let kind = if self.has(pos, k.g, color) { k.g } else { k.gv };
-        let Some(&target) = self.squares_of(pos, kind, color).first() else {
+        self.squares_of(pos, kind, color).first().copied()
+    }
+
+    /// `color`'s poison flame and the mailbox offsets of the squares next to it: an enemy
+    /// there burns when the flame ends its move.
+    pub(crate) fn flame_of(&self, color: Color) -> (Piece, [i32; 8]) {
+        (Piece::new(self.k.pf, color), self.neighbours)
+    }
+
+    /// Whether `color`'s sole objective piece could be removed by the other side's next move.
+    pub(crate) fn in_check(&self, pos: &Position, color: Color) -> bool {
+        let k = &self.k;
+        let Some(target) = self.sole_objective(pos, color) else {
             return false;
         };
         let by = color.opposite();

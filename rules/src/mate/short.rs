@@ -1,0 +1,169 @@
+//! The short mate search of the MCTS leaves: mates in one and three plies, found by trying
+//! only the attacker's checks (and outright wins) and, against each, every reply, within a
+//! budget of trial moves so that a leaf never costs much more than its move generation.
+
+use crate::mv::Move;
+use crate::position::Position;
+
+/// A mate search's limit and what it has spent.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    /// Moves tried so far (made and unmade).
+    pub spent: u32,
+    /// Most moves it may try.
+    pub limit: u32,
+}
+
+impl Budget {
+    /// A budget of `limit` trial moves.
+    pub fn new(limit: u32) -> Budget {
+        Budget { spent: 0, limit }
+    }
+
+    fn take(&mut self) -> bool {
+        self.spent += 1;
+        self.spent <= self.limit
+    }
+
+    /// Whether it ran out (the answer "no mate" is then "none found").
+    pub fn exhausted(&self) -> bool {
+        self.spent > self.limit
+    }
+}
+
+impl Position {
+    /// A move of `legal` (the legal moves here) that wins by force within `plies` plies (1 or
+    /// 3; an even number counts as the odd one below it): captures the last royal piece, or
+    /// gives check after which the opponent has no legal move, or (with three plies) gives a
+    /// check every reply to which allows a mate in one. `None` when there is none or the
+    /// budget ran out first.
+    pub fn forced_win(&mut self, legal: &[Move], plies: u32, budget: &mut Budget) -> Option<Move> {
+        let us = self.side;
+        let them = us.opposite();
+        // A capture of the last royal piece wins whatever else the position holds.
+        if let Some(m) = self.winning_capture(legal) {
+            return Some(m);
+        }
+        // Under royal capture a check wins only a ply later: within one ply the capture above
+        // is the only win (bar a move that leaves the opponent without any, which the
+        // three-ply search finds).
+        let king_safety = self.variant.ko.is_none()
+            && self.variant.rules.check == crate::variant::CheckRule::KingSafety;
+        if (plies < 3 && !king_safety) || !self.can_be_threatened(them) {
+            return None;
+        }
+        let mut replies = Vec::new();
+        for &m in legal {
+            if budget.exhausted() {
+                return None;
+            }
+            if !self.is_attacking_move(m) {
+                continue;
+            }
+            if !budget.take() {
+                return None;
+            }
+            self.make_move(m);
+            let mates = match self.outcome_given(false) {
+                Some(o) => o.winner() == Some(us),
+                // No reply: checkmate (or a win by stalemate where the rules say so).
+                None if !self.has_legal_move() => self
+                    .outcome_given(true)
+                    .is_some_and(|o| o.winner() == Some(us)),
+                None if plies >= 3 => {
+                    self.legal_moves_into(&mut replies);
+                    self.every_reply_allows_mate(&replies, budget)
+                }
+                None => false,
+            };
+            self.unmake_move();
+            if mates {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    /// Whether, after each of `replies` (the defender's legal moves), the attacker has a mate
+    /// in one.
+    fn every_reply_allows_mate(&mut self, replies: &[Move], budget: &mut Budget) -> bool {
+        let mut legal = Vec::new();
+        for &r in replies {
+            if !budget.take() {
+                return false;
+            }
+            self.make_move(r);
+            let over = self.outcome_given(false);
+            let mated = match over {
+                Some(o) => o.winner() == Some(self.side),
+                None => {
+                    self.legal_moves_into(&mut legal);
+                    self.forced_win(&legal, 1, budget).is_some()
+                }
+            };
+            self.unmake_move();
+            if !mated {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A move of `legal` that wins at once by removing the opponent's last royal piece
+    /// (royal-capture variants; a multiple capture may take the last two) or, in Ko Shogi, its
+    /// sole objective piece.
+    pub fn winning_capture(&mut self, legal: &[Move]) -> Option<Move> {
+        let us = self.side;
+        let them = us.opposite();
+        let ko_target = match &self.variant.ko {
+            Some(ko) => Some((ko.sole_objective(self, them)?, ko.flame_of(us))),
+            None if self.variant.rules.check == crate::variant::CheckRule::RoyalCapture => None,
+            None => return None,
+        };
+        for &m in legal {
+            if m.is_drop() {
+                continue;
+            }
+            let hits = match ko_target {
+                Some((target, (flame, near))) => {
+                    (m.to() == target && m.to() != m.from())
+                        || m.kills().contains(&target)
+                        || (self.board[m.from().index()] == flame
+                            && near.iter().any(|&d| m.to().offset(d) == target))
+                }
+                None => m.kills().iter().chain(std::iter::once(&m.to())).any(|&sq| {
+                    let p = self.board[sq.index()];
+                    p.is_color(them) && self.variant.is_royal(p) && sq != m.from()
+                }),
+            };
+            if !hits {
+                continue;
+            }
+            self.make_move_inner(m, false);
+            let won = self.royals[them.index()] == 0;
+            self.unmake_move();
+            if won {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    /// The one piece of `color` whose removal ends the game, if there is one: the last royal
+    /// piece under royal capture, the sole objective piece in Ko Shogi.
+    fn sole_target(&self, color: crate::color::Color) -> Option<crate::square::Square> {
+        if let Some(ko) = &self.variant.ko {
+            return ko.sole_objective(self, color);
+        }
+        (self.variant.rules.check == crate::variant::CheckRule::RoyalCapture
+            && self.royals[color.index()] == 1)
+            .then(|| self.royal_sq[color.index()])
+    }
+
+    /// Whether a single move could leave `color` threatened with losing at once. Only Ko
+    /// Shogi's threat test is costly (it generates the other side's moves), and there a side
+    /// that does not stand on one sole objective piece cannot be threatened by one move.
+    fn can_be_threatened(&self, color: crate::color::Color) -> bool {
+        self.variant.ko.is_none() || self.sole_target(color).is_some()
+    }
+}
