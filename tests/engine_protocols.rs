@@ -362,6 +362,25 @@ fn usi_session_on_hand_shogi() {
             "{bad}: {before:?}"
         );
     }
+    // After a refused position the engine does not answer for the one it had before: the GUI
+    // shows another position, with the other side to move.
+    e.send("position startpos moves 5g5f 9z9z");
+    e.send("go nodes 32");
+    let (best, before) = e.expect_prefix("bestmove ");
+    assert_eq!(best, "bestmove resign", "{before:?}");
+    assert!(
+        before.iter().any(|l| l.contains("no position to search")),
+        "{before:?}"
+    );
+    // A position that can be set up ends the refusal.
+    e.send("position startpos moves 5g5f");
+    e.send("go nodes 32");
+    let (best, _) = e.expect_prefix("bestmove ");
+    let mv = best.trim_start_matches("bestmove ");
+    e.send(&format!("position startpos moves 5g5f {mv}"));
+    e.send("isready");
+    let (_, before) = e.expect_prefix("readyok");
+    assert!(before.is_empty(), "{mv}: {before:?}");
     e.send("gameover win");
     e.quit();
 }
@@ -405,8 +424,19 @@ fn uci_session_with_promotion_choices_and_shots_on_ko_shogi() {
     assert!(before
         .iter()
         .any(|l| l.starts_with("info string error move 1 (a1a1a1)")));
+    // The refused position is not searched: no move for the position before it.
     e.send("go movetime 200");
-    e.expect_prefix("bestmove ");
+    let (best, before) = e.expect_prefix("bestmove ");
+    assert_eq!(best, "bestmove (none)", "{before:?}");
+    assert!(
+        before.iter().any(|l| l.contains("no position to search")),
+        "{before:?}"
+    );
+    e.send(&format!("position fen {ko_fen}"));
+    e.send("go movetime 200");
+    let (best, _) = e.expect_prefix("bestmove ");
+    let mv = best.trim_start_matches("bestmove ");
+    assert!(legal_after("ko-shogi", Some(&ko_fen), &[], mv), "{mv}");
     e.quit();
 }
 

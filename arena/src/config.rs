@@ -3,6 +3,7 @@
 
 use crate::error::ArenaError;
 use crate::player::PlayerSpec;
+use koma_model::PrecisionChoice;
 use koma_rules::{Color, Variant};
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,6 +39,8 @@ pub struct MatchConfig {
     pub threads: Option<usize>,
     /// Where model players run.
     pub device: Device,
+    /// The number format model players' networks run in.
+    pub precision: PrecisionChoice,
     /// Interval between progress log lines.
     pub progress_every: Duration,
 }
@@ -59,6 +62,7 @@ impl MatchConfig {
             concurrency: None,
             threads: Some(1),
             device: Device::Cpu,
+            precision: PrecisionChoice::Auto,
             progress_every: Duration::from_secs(10),
         }
     }

@@ -157,6 +157,7 @@ impl Host for MatchHost<'_> {
                 return Turn::Search {
                     simulations: sims,
                     noisy: false,
+                    prove: true,
                 }
             }
             Mover::External => {

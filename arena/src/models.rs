@@ -69,11 +69,12 @@ impl Models {
                 let evaluator = match self.stems.iter().position(|s| *s == key) {
                     Some(i) => i,
                     None => {
-                        let m = Model::load(&p.load_path(), &cfg.variant, None, cfg.device)
+                        let mut m = Model::load(&p.load_path(), &cfg.variant, None, cfg.device)
                             .map_err(|source| ArenaError::Model {
                                 player: spec.to_string(),
                                 source,
                             })?;
+                        m.optimize_for_inference(cfg.precision.resolve(cfg.device));
                         tracing::info!(
                             player = %spec,
                             step = m.meta.step,

@@ -155,30 +155,3 @@ fn a_checkpoint_of_another_variant_is_refused() {
     let e = run_match(&hand_shogi_match(spec, PlayerSpec::Random, 2)).unwrap_err();
     assert!(e.to_string().contains("not 'hand-shogi'"), "{e}");
 }
-
-/// Speed of the batched driver: `cargo test --release -p koma-engine --test matches --
-/// --ignored --nocapture speed`.
-#[test]
-#[ignore]
-fn speed_model_vs_random_at_64_sims() {
-    let stem = tiny_checkpoint("speed");
-    let games: usize = std::env::var("KOMA_ARENA_GAMES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20);
-    let spec = format!("model:{}:sims=64", stem.display());
-    let mut cfg = hand_shogi_match(spec.parse().unwrap(), PlayerSpec::Random, games);
-    if let Some(t) = std::env::var("KOMA_ARENA_THREADS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-    {
-        cfg.threads = Some(t);
-    }
-    let r = run_match(&cfg).unwrap();
-    println!("{r}");
-    println!(
-        "speed: {:.3} games/s, {:.0} plies/s",
-        r.games_per_second(),
-        r.games.iter().map(|g| g.plies()).sum::<usize>() as f64 / r.elapsed.as_secs_f64()
-    );
-}

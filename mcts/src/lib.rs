@@ -15,10 +15,12 @@ mod node;
 mod noise;
 mod run;
 mod search;
+mod shared;
 mod tree;
 
 pub use config::SearchConfig;
 pub use evaluator::{Evaluation, Evaluator, UniformEvaluator};
 pub use run::{SearchRun, STALL_ROUNDS};
 pub use search::{search, simulate, SearchResult};
+pub use shared::simulate_shared;
 pub use tree::{Gathered, Ticket, Tree};

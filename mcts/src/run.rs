@@ -30,6 +30,18 @@ impl SearchRun {
         SearchRun::begin_until(tree, pos, budget, noisy, None)
     }
 
+    /// [`SearchRun::begin`] without the root's mate search (a cheap search of self-play, whose
+    /// position is not a training target).
+    pub fn begin_unproven(tree: &mut Tree, budget: u32, noisy: bool) -> SearchRun {
+        tree.begin(budget, noisy);
+        let start = tree.root_visits();
+        SearchRun {
+            start,
+            target: start.saturating_add(budget.max(1)),
+            stalls: 0,
+        }
+    }
+
     /// [`SearchRun::begin`] for a search with a clock: the root's mate search stops at
     /// `mate_deadline` whatever its node budget.
     pub fn begin_until(
@@ -39,19 +51,22 @@ impl SearchRun {
         noisy: bool,
         mate_deadline: Option<std::time::Instant>,
     ) -> SearchRun {
-        tree.begin(budget, noisy);
         tree.prove_root(pos, mate_deadline);
-        let start = tree.root_visits();
-        SearchRun {
-            start,
-            target: start.saturating_add(budget.max(1)),
-            stalls: 0,
-        }
+        SearchRun::begin_unproven(tree, budget, noisy)
     }
 
     /// Simulations still to run under the budget.
     pub fn remaining(&self, tree: &Tree) -> u32 {
         self.target.saturating_sub(tree.root_visits())
+    }
+
+    /// Leaves to gather for the next batch, at most `batch`: no more than the budget has left,
+    /// and one alone until the root is expanded (every other would wait on the same leaf).
+    pub fn batch_wanted(&self, tree: &Tree, batch: usize) -> usize {
+        batch
+            .max(1)
+            .min(self.remaining(tree) as usize)
+            .min(if tree.root_expanded() { usize::MAX } else { 1 })
     }
 
     /// Simulations this search has completed (a reused subtree's not counted).

@@ -119,10 +119,7 @@ pub fn simulate<E: Evaluator>(
         if run.is_done(tree) || !more(tree) {
             return true;
         }
-        let want = batch
-            .max(1)
-            .min(run.remaining(tree) as usize)
-            .min(if tree.root_expanded() { usize::MAX } else { 1 });
+        let want = run.batch_wanted(tree, batch);
         let mut progressed = false;
         for _ in 0..want {
             match tree.gather(pos, eval) {

@@ -368,3 +368,46 @@ fn the_solver_never_chooses_a_proven_loss_while_something_else_is_open() {
         "only {decided_children} decided moves seen"
     );
 }
+
+#[test]
+fn threads_share_one_tree() {
+    use koma_mcts::{simulate_shared, SearchRun};
+    let v = load_variant("hand-shogi").unwrap();
+    let pos = Position::start(&v);
+    for threads in [1, 2, 4] {
+        let mut tree = Tree::new(SearchConfig::default(), 3);
+        let mut p = pos.clone();
+        let mut run = SearchRun::begin(&mut tree, &mut p, 600, false);
+        assert!(simulate_shared(
+            &mut tree,
+            &pos,
+            &UniformEvaluator,
+            4,
+            threads,
+            &mut run,
+            |_| true
+        ));
+        let r = tree.result().unwrap();
+        let child: u32 = r.visits.iter().map(|v| v.1).sum();
+        assert!(r.simulations >= 600, "{threads}: {}", r.simulations);
+        assert!(
+            child + 1 >= r.simulations,
+            "{threads}: {child} of {}",
+            r.simulations
+        );
+    }
+    // A mate in one is found with several threads too.
+    let mut mate = mate_position();
+    let mut tree = Tree::new(SearchConfig::default(), 4);
+    let mut run = SearchRun::begin(&mut tree, &mut mate, 200, false);
+    assert!(simulate_shared(
+        &mut tree,
+        &mate.clone(),
+        &UniformEvaluator,
+        4,
+        2,
+        &mut run,
+        |_| true
+    ));
+    assert_eq!(mate.move_text(&tree.result().unwrap().best), "G@h8");
+}

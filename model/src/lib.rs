@@ -12,6 +12,7 @@ pub mod encoding;
 pub mod error;
 pub mod model;
 pub mod net;
+pub mod precision;
 pub mod server;
 
 pub use arch::Arch;
@@ -19,4 +20,5 @@ pub use device::DeviceChoice;
 pub use encoding::{Encoder, MoveIndex, Request, MOVE_FIELDS};
 pub use error::ModelError;
 pub use model::{Batch, Model, ModelMeta};
+pub use precision::{Precision, PrecisionChoice};
 pub use server::{Client, InferenceServer, InferenceStats, Reloader};

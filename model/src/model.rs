@@ -4,6 +4,7 @@ use crate::arch::Arch;
 use crate::encoding::{Encoder, Request, MOVE_FIELDS};
 use crate::error::ModelError;
 use crate::net::{segment_log_softmax, Net, Outputs};
+use crate::precision::Precision;
 use koma_mcts::{Evaluation, Evaluator};
 use koma_rules::{Move, Position, Variant};
 use serde::{Deserialize, Serialize};
@@ -57,6 +58,8 @@ pub struct Model {
     encoder: Encoder,
     /// Metadata (step and games are updated by the trainer).
     pub meta: ModelMeta,
+    /// Set once the model is prepared for inference.
+    precision: Option<Precision>,
 }
 
 impl Model {
@@ -83,7 +86,23 @@ impl Model {
             vs,
             net,
             encoder,
+            precision: None,
         }
+    }
+
+    /// Prepares the model to play, not to train: batch normalisation folded into the
+    /// convolutions, the trunk in `precision` (and on the CPU in the channels-last layout).
+    /// The weights of the variable store are left as they are, so the model still saves the
+    /// same checkpoint; it must not be trained any more.
+    pub fn optimize_for_inference(&mut self, precision: Precision) {
+        let last = self.device() == Device::Cpu;
+        self.net.fold(precision.kind(), last);
+        self.precision = Some(precision);
+    }
+
+    /// The precision the model plays in, once prepared for inference.
+    pub fn precision(&self) -> Option<Precision> {
+        self.precision
     }
 
     /// The input encoder.
@@ -149,6 +168,12 @@ impl Model {
     /// Forward pass on a batch (training mode updates batch-norm statistics).
     pub fn forward(&self, batch: &Batch, train: bool) -> Outputs {
         self.net.forward(&batch.input, &batch.moves, train)
+    }
+
+    /// The trunk's features of a batch (inference), without the heads: what `koma bench
+    /// --profile` times to split the network's cost between trunk and heads.
+    pub fn trunk_features(&self, batch: &Batch) -> Tensor {
+        tch::no_grad(|| self.net.trunk(&batch.input, false))
     }
 
     /// Move log-probabilities (flat, per move) of a forward pass.
@@ -311,7 +336,12 @@ impl Model {
         self.vs.load(weights).map_err(|e| ModelError::Corrupt {
             file: weights.display().to_string(),
             reason: e.to_string(),
-        })
+        })?;
+        // A model prepared for inference plays with the new weights too.
+        if let Some(p) = self.precision {
+            self.optimize_for_inference(p);
+        }
+        Ok(())
     }
 }
 

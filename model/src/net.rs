@@ -13,6 +13,25 @@ use tch::{Kind, Tensor};
 struct ConvBn {
     conv: nn::Conv2D,
     bn: nn::BatchNorm,
+    /// The convolution with the batch normalisation folded in, for inference
+    /// ([`Net::fold`]).
+    folded: Option<Folded>,
+}
+
+/// A convolution whose batch normalisation is folded into its weights and bias (at inference
+/// the normalisation is a fixed affine map per channel), stored in the inference number
+/// format and, for 3x3 kernels, in the channels-last layout that oneDNN's fast kernels want.
+#[derive(Debug)]
+struct Folded {
+    weight: Tensor,
+    bias: Tensor,
+    padding: i64,
+}
+
+/// A tensor with the same values in the channels-last layout (NHWC in memory): libtorch picks
+/// its layout from the strides, so a permuted copy is enough.
+fn channels_last(t: &Tensor) -> Tensor {
+    t.permute([0, 2, 3, 1]).contiguous().permute([0, 3, 1, 2])
 }
 
 impl ConvBn {
@@ -25,11 +44,55 @@ impl ConvBn {
         ConvBn {
             conv: nn::conv2d(&p / "conv", cin, cout, k, cfg),
             bn: nn::batch_norm2d(&p / "bn", cout, Default::default()),
+            folded: None,
         }
     }
 
     fn forward(&self, x: &Tensor, train: bool) -> Tensor {
-        self.bn.forward_t(&self.conv.forward(x), train)
+        match (&self.folded, train) {
+            (Some(f), false) => x.conv2d(
+                &f.weight,
+                Some(&f.bias),
+                [1, 1],
+                [f.padding, f.padding],
+                [1, 1],
+                1,
+            ),
+            _ => self.bn.forward_t(&self.conv.forward(x), train),
+        }
+    }
+
+    /// Folds the batch normalisation (its running statistics) into the convolution, in
+    /// `kind`: y = gamma (conv(x) - mean) / sqrt(var + eps) + beta.
+    fn fold(&mut self, kind: Kind, layout_last: bool) {
+        tch::no_grad(|| {
+            let eps = nn::BatchNormConfig::default().eps;
+            let bn = &self.bn;
+            let gamma = bn
+                .ws
+                .as_ref()
+                .map_or_else(|| bn.running_var.ones_like(), |w| w.shallow_clone());
+            let beta = bn
+                .bs
+                .as_ref()
+                .map_or_else(|| bn.running_mean.zeros_like(), |b| b.shallow_clone());
+            let scale = &gamma / (&bn.running_var + eps).sqrt();
+            let weight = &self.conv.ws * scale.view([-1, 1, 1, 1]);
+            let mut bias = &beta - &bn.running_mean * &scale;
+            if let Some(b) = &self.conv.bs {
+                bias += b * &scale;
+            }
+            let weight = weight.to_kind(kind);
+            self.folded = Some(Folded {
+                weight: if layout_last {
+                    channels_last(&weight)
+                } else {
+                    weight
+                },
+                bias: bias.to_kind(kind),
+                padding: self.conv.ws.size()[2] / 2,
+            });
+        });
     }
 }
 
@@ -43,22 +106,45 @@ struct Block {
 /// Mean and max over the board, concatenated: [B, C, H, W] -> [B, 2C].
 fn global_pool(x: &Tensor) -> Tensor {
     let mean = x.mean_dim([2i64, 3].as_slice(), false, Kind::Float);
-    let max = x.amax([2i64, 3].as_slice(), false);
+    let max = x.amax([2i64, 3].as_slice(), false).to_kind(Kind::Float);
     Tensor::cat(&[mean, max], 1)
 }
 
 impl Block {
     fn forward(&self, x: &Tensor, train: bool) -> Tensor {
+        if !train {
+            return self.infer(x, Kind::Float);
+        }
         let h = self.a.forward(x, train).relu();
         // Not `+=`: an in-place add would overwrite a tensor autograd still needs.
         let h = match &self.gpool {
             Some(g) => {
-                let bias = g.forward(&global_pool(&h));
+                // The pooling bias in fp32 (a small linear layer), added in the trunk's format.
+                let pooled = global_pool(&h).to_kind(Kind::Float);
+                let bias = g.forward(&pooled).to_kind(h.kind());
                 h + bias.unsqueeze(-1).unsqueeze(-1)
             }
             None => h,
         };
         (x + self.b.forward(&h, train)).relu()
+    }
+
+    /// The same block at inference: no autograd, so the activations and the residual sum are
+    /// done in place, sparing the trunk's largest tensors an allocation each. The residual
+    /// stream `x` stays in fp32 and only the convolutions run in `kind`: summed in bf16 over
+    /// every block, the stream's rounding would move the policy's preferred move.
+    fn infer(&self, x: &Tensor, kind: Kind) -> Tensor {
+        let mut h = self.a.forward(&x.to_kind(kind), false);
+        let _ = h.relu_();
+        if let Some(g) = &self.gpool {
+            let pooled = global_pool(&h).to_kind(Kind::Float);
+            let bias = g.forward(&pooled).to_kind(h.kind());
+            h += bias.unsqueeze(-1).unsqueeze(-1);
+        }
+        let mut y = self.b.forward(&h, false).to_kind(Kind::Float);
+        y += x;
+        let _ = y.relu_();
+        y
     }
 }
 
@@ -89,6 +175,8 @@ pub struct Net {
     value_fc2: nn::Linear,
     material_fc: nn::Linear,
     head_dim: i64,
+    /// The trunk's number format and layout at inference, once [`Net::fold`] has run.
+    inference: Option<(Kind, bool)>,
 }
 
 impl Net {
@@ -131,7 +219,54 @@ impl Net {
             value_fc2: nn::linear(p / "value_fc2", arch.value_hidden, 3, Default::default()),
             material_fc: nn::linear(p / "material_fc", arch.value_hidden, 1, Default::default()),
             head_dim: d,
+            inference: None,
         }
+    }
+
+    /// Prepares the network for inference only: every batch normalisation folded into its
+    /// convolution, the trunk's weights in `kind` (bf16 or fp16 run the trunk at several times
+    /// the speed of fp32 where the hardware has them) and, with `layout_last`, in the
+    /// channels-last layout. The heads stay in fp32. A network that trains must not be folded:
+    /// training reads the batch-norm layers themselves, and later changes to the weights would
+    /// not reach the folded copies.
+    pub fn fold(&mut self, kind: Kind, layout_last: bool) {
+        self.stem.fold(kind, layout_last);
+        for b in &mut self.blocks {
+            b.a.fold(kind, layout_last);
+            b.b.fold(kind, layout_last);
+        }
+        // The value head's 1x1 convolution runs in fp32 with the heads.
+        self.value_conv.fold(Kind::Float, false);
+        self.inference = Some((kind, layout_last));
+    }
+
+    /// The trunk's output for an inference forward pass: the input in the trunk's format and
+    /// layout, the blocks, and the result back in fp32 for the heads.
+    pub fn trunk(&self, x: &Tensor, train: bool) -> Tensor {
+        let x = match (self.inference, train) {
+            (Some((kind, last)), false) => {
+                let x = x.to_kind(kind);
+                if last {
+                    channels_last(&x)
+                } else {
+                    x
+                }
+            }
+            _ => x.shallow_clone(),
+        };
+        let mut h = self.stem.forward(&x, train).relu().to_kind(Kind::Float);
+        let kind = match (self.inference, train) {
+            (Some((kind, _)), false) => kind,
+            _ => Kind::Float,
+        };
+        for blk in &self.blocks {
+            h = if train {
+                blk.forward(&h, train)
+            } else {
+                blk.infer(&h, kind)
+            };
+        }
+        h.to_kind(Kind::Float).contiguous()
     }
 
     /// Forward pass. `x`: [B, planes, H, W]; `moves`: [M, 9] rows of (position in batch,
@@ -140,10 +275,7 @@ impl Net {
     pub fn forward(&self, x: &Tensor, moves: &Tensor, train: bool) -> Outputs {
         let b = x.size()[0];
         let hw = x.size()[2] * x.size()[3];
-        let mut h = self.stem.forward(x, train).relu();
-        for blk in &self.blocks {
-            h = blk.forward(&h, train);
-        }
+        let h = self.trunk(x, train);
         let pooled = global_pool(&h);
 
         // Value: pooled features of a 1x1 convolution.

@@ -14,12 +14,7 @@ use rand::{Rng, SeedableRng};
 
 #[test]
 fn counts_match_the_capturing_moves_along_random_games() {
-    for id in [
-        "hand-shogi",
-        "shoko-shogi",
-        "gyaku-sama-shogi",
-        "hook-shogi",
-    ] {
+    for id in common::XBETZA_VARIANTS {
         let v = variant(id);
         let g = &v.geometry;
         let mut rng = StdRng::seed_from_u64(7);

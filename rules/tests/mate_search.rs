@@ -284,3 +284,47 @@ fn has_legal_move_agrees_with_move_generation() {
         }
     }
 }
+
+/// Whether `m` checks (or wins), by playing it.
+fn checks_by_playing(pos: &mut Position, m: Move) -> bool {
+    let us = pos.side_to_move();
+    pos.make_move(m);
+    let c = pos.royal_count(us.opposite()) == 0 || pos.threatens_win(us);
+    pos.unmake_move();
+    c
+}
+
+/// Telling checks without playing the moves agrees with playing them, in random games of every
+/// variant (drops, promotions, discovered checks, captures on the way).
+#[test]
+fn checks_told_without_playing_agree_with_playing() {
+    use koma_rules::mate::CheckTest;
+    for id in common::XBETZA_VARIANTS {
+        let v = variant(id);
+        let mut rng = StdRng::seed_from_u64(21);
+        let mut checks = 0;
+        for game in 0..20 {
+            let mut pos = Position::start(&v);
+            for _ in 0..(40 + game * 10) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                let test = CheckTest::new(&pos);
+                for &m in &moves {
+                    let fast = pos.gives_threat(m, &test);
+                    assert_eq!(
+                        fast,
+                        checks_by_playing(&mut pos, m),
+                        "{id}: {} in {}",
+                        pos.move_text(&m),
+                        pos.to_text()
+                    );
+                    checks += usize::from(fast);
+                }
+                pos.make_move(*moves.choose(&mut rng).unwrap());
+            }
+        }
+        assert!(checks > 50, "{id}: only {checks} checks seen");
+    }
+}

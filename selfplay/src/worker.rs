@@ -163,6 +163,8 @@ impl Host for SelfplayHost<'_> {
                 cfg.fast_simulations
             },
             noisy: game.full,
+            // A forced win is proven where the position becomes a training target.
+            prove: game.full,
         }
     }
 

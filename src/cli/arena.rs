@@ -11,9 +11,10 @@ pub struct ArenaArgs {
     /// Built-in variant id (e.g. hand-shogi) or path to a variant TOML file.
     #[arg(long, default_value = "hand-shogi")]
     pub variant: String,
-    /// Player A (scores and Elo are A's): random, greedy, model:PATH[:sims=N][:gumbel]
-    /// (PATH: checkpoint stem or its .json/.safetensors file; sims default 64), or an
-    /// external engine: uci:CMD, usi:CMD or xboard:CMD, then settings after ';': go=LIMITS
+    /// Player A (scores and Elo are A's): random, greedy, alphabeta:depth=N[:millis=T] (the
+    /// classical baseline), model:PATH[:sims=N][:gumbel][:material=W] (PATH: checkpoint stem
+    /// or its .json/.safetensors file; sims default 400), or an external engine: uci:CMD,
+    /// usi:CMD or xboard:CMD, then settings after ';': go=LIMITS
     /// (e.g. "depth 3", "nodes 1000", "movetime 200"; XBoard: "st 1"), option:NAME=VALUE,
     /// variant=NAME, searchmoves=0, timeout=SECONDS.
     #[arg(long = "a", value_name = "PLAYER")]
@@ -42,6 +43,10 @@ pub struct ArenaArgs {
     /// (idle threads of libtorch spin); raise it for large networks on an idle machine.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Number format of model players' networks: auto (bf16 on a CPU with native bf16, fp16
+    /// on CUDA, else fp32), fp32, bf16 or fp16.
+    #[arg(long, default_value = "auto")]
+    pub precision: koma_model::PrecisionChoice,
     /// Position text to start from instead of the variant's start position.
     #[arg(long)]
     pub fen: Option<String>,
@@ -66,6 +71,7 @@ pub fn run(a: ArenaArgs) -> anyhow::Result<()> {
     cfg.opening_plies = a.opening_plies;
     cfg.seed = a.seed;
     cfg.threads = Some(a.threads);
+    cfg.precision = a.precision;
     cfg.start = a.fen;
     cfg.max_plies = a.max_plies;
     cfg.concurrency = a.concurrent;

@@ -6,6 +6,8 @@
 //!   batching evaluator), and its ratio to the raw network figure;
 //! - search: MCTS simulations per second on one core with the uniform evaluator, against the
 //!   rate of legal-move generation on the same positions;
+//! - arena: games of the preset's network (64 simulations a move) against `random` through
+//!   the arena's driver, its simulations per second against the raw network figure;
 //! - memory: resident memory of a self-play run sampled over time;
 //! - store (`--store-only`): chunk uploads and model downloads against a local directory.
 
@@ -36,9 +38,17 @@ pub struct BenchArgs {
     /// Also run self-play this many minutes and report resident memory over time.
     #[arg(long)]
     pub memory_minutes: Option<f64>,
+    /// Games of the arena measurement (the preset's network at 64 simulations a move against
+    /// `random`); 0 skips it.
+    #[arg(long, default_value_t = 8)]
+    pub arena_games: usize,
     /// Only the search benchmark (no libtorch work).
     #[arg(long)]
     pub search_only: bool,
+    /// Where one self-play position's time goes, stage by stage (move generation, leaf
+    /// checks, encoding, tree, network, trainer), with the variant's CPU preset.
+    #[arg(long)]
+    pub profile: bool,
     /// Only the store benchmark, on the store given by --store (chunk uploads and a 20 MB
     /// model download, each against a local-directory store measured in the same run).
     #[arg(long)]
@@ -140,15 +150,7 @@ fn bench_network(model: &Model, v: &Arc<koma_rules::Variant>, batch: usize, secs
             model.prepare(p, &m)
         })
         .collect();
-    let refs: Vec<&Request> = requests.iter().collect();
-    model.evaluate_requests(&refs);
-    let start = Instant::now();
-    let mut n = 0u64;
-    while start.elapsed().as_secs_f64() < secs {
-        std::hint::black_box(model.evaluate_requests(&refs));
-        n += refs.len() as u64;
-    }
-    n as f64 / start.elapsed().as_secs_f64()
+    1e6 / super::bench_profile::network_us(model, &requests, requests.len(), secs)
 }
 
 /// Runs self-play for `secs`; returns positions evaluated per second and RSS samples.
@@ -191,7 +193,11 @@ fn run_selfplay(
         .collect();
     // Warm-up, then measure.
     std::thread::sleep(Duration::from_secs_f64((secs * 0.1).min(10.0)));
-    let e0 = inference.evaluated();
+    let (e0, b0, n0) = (
+        inference.evaluated(),
+        inference.batches(),
+        inference.busy_ns(),
+    );
     let start = Instant::now();
     let mut rss = vec![(0.0, resident_mib())];
     let mut next = sample_every;
@@ -209,7 +215,17 @@ fn run_selfplay(
             next += sample_every;
         }
     }
-    let rate = (inference.evaluated() - e0) as f64 / start.elapsed().as_secs_f64();
+    let elapsed = start.elapsed().as_secs_f64();
+    let rate = (inference.evaluated() - e0) as f64 / elapsed;
+    tracing::info!(
+        positions_per_s = format!("{rate:.0}"),
+        mean_batch = format!(
+            "{:.1}",
+            (inference.evaluated() - e0) as f64 / (inference.batches() - b0).max(1) as f64
+        ),
+        evaluator_busy = format!("{:.2}", (inference.busy_ns() - n0) as f64 / 1e9 / elapsed),
+        "self-play pipeline"
+    );
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     for w in workers {
         let _ = w.join();
@@ -218,6 +234,44 @@ fn run_selfplay(
     uploader.finish();
     let _ = std::fs::remove_dir_all(&spool);
     (rate, rss)
+}
+
+/// Simulations a move of the arena measurement.
+const ARENA_SIMS: u32 = 64;
+
+/// The arena's driver at work: `games` paired games of `model` (searching `ARENA_SIMS`
+/// simulations a move on the arena's inference server) against `random`. Its rate is given in
+/// simulations per second of the model's moves, beside the raw network's positions per second
+/// (`raw`): every simulation that reaches a new leaf costs one network position, so the ratio
+/// is how much of the network's speed the arena keeps (an upper bound, since simulations that
+/// end on a decided node cost none).
+fn bench_arena(
+    v: &Arc<koma_rules::Variant>,
+    model: Model,
+    games: usize,
+    raw: f64,
+) -> anyhow::Result<()> {
+    let dir = std::env::temp_dir().join(format!("koma-bench-arena-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let stem = dir.join("model");
+    model.save(&stem)?;
+    let spec: koma_arena::PlayerSpec =
+        format!("model:{}:sims={ARENA_SIMS}", stem.display()).parse()?;
+    let cfg = koma_arena::MatchConfig::new(v.clone(), spec, koma_arena::PlayerSpec::Random, games);
+    let report = koma_arena::run_match(&cfg);
+    let _ = std::fs::remove_dir_all(&dir);
+    let report = report?;
+    let plies: usize = report.games.iter().map(|g| g.plies()).sum();
+    let secs = report.elapsed.as_secs_f64().max(1e-9);
+    // The model plays every other ply.
+    let sims = (plies as f64 / 2.0) * f64::from(ARENA_SIMS) / secs;
+    println!(
+        "bench arena: {games} games of the network at {ARENA_SIMS} simulations a move against random, {:.2} games/s, {:.0} plies/s, about {sims:.0} simulations/s; ratio to the raw network {:.2}",
+        report.games_per_second(),
+        plies as f64 / secs,
+        sims / raw
+    );
+    Ok(())
 }
 
 /// Runs the benchmarks and prints one summary line each.
@@ -229,6 +283,14 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         return super::bench_store::run(&url, &a.store.options(), a.seconds);
     }
     let v = load_variant(&a.variant)?;
+    if a.profile {
+        let cfg = RunConfig::preset(&v.id, "cpu")
+            .ok_or_else(|| anyhow::anyhow!("no CPU training preset for {}", v.id))?;
+        tch::set_num_threads(1);
+        let mut positions = sample_positions(&v, 64, 13);
+        super::bench_profile::run(&v, &cfg, &mut positions, a.seconds);
+        return Ok(());
+    }
     bench_search(&v, a.seconds);
     if a.search_only {
         return Ok(());
@@ -242,33 +304,45 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         .ok_or_else(|| anyhow::anyhow!("no training preset for {}", v.id))?;
     let device = koma_trainer::session::parse_device(&cfg.device)?;
     tch::set_num_threads(cfg.threads());
-    let model = Model::new(&v, &cfg.model, device);
+    let precision = cfg.precision_choice()?.resolve(device);
+    // The network as self-play runs it: batch normalisation folded, the trunk in the
+    // configured precision; the reference is the same network in plain fp32.
+    let fast_model = || {
+        let mut m = Model::new(&v, &cfg.model, device);
+        m.optimize_for_inference(precision);
+        m
+    };
     let batch = cfg.selfplay.workers.max(1) * cfg.selfplay.games_per_worker;
-    let raw = bench_network(&model, &v, batch, a.seconds);
+    let fp32 = bench_network(&Model::new(&v, &cfg.model, device), &v, batch, a.seconds);
+    let raw = bench_network(&fast_model(), &v, batch, a.seconds);
     println!(
-        "bench network: {raw:.0} positions/s (batch {batch}, {} blocks x {} channels, {device:?})",
-        cfg.model.blocks, cfg.model.channels
+        "bench network: {raw:.0} positions/s folded, {precision:?} (batch {batch}, {} blocks x {} channels, {device:?}); fp32 reference {fp32:.0} positions/s; ratio {:.2} (target 1.8)",
+        cfg.model.blocks, cfg.model.channels, raw / fp32
     );
-    let (pipeline, _) = run_selfplay(
-        &cfg,
-        &v,
-        Model::new(&v, &cfg.model, device),
-        a.seconds,
-        f64::INFINITY,
-    );
+    // The throughput curve: what each batch size gives, to size self-play's batches by.
+    let fast = fast_model();
+    let curve: Vec<String> = [8usize, 16, 32, 64, 128, 256]
+        .iter()
+        .map(|&b| {
+            let r = bench_network(&fast, &v, b, a.seconds / 6.0);
+            format!("{b}:{r:.0}")
+        })
+        .collect();
     println!(
-        "bench selfplay: {pipeline:.0} positions/s through the pipeline; ratio to raw network {:.2} (target 0.85)",
+        "bench network curve (batch:positions/s, fast path): {}",
+        curve.join(" ")
+    );
+    let (pipeline, _) = run_selfplay(&cfg, &v, fast_model(), a.seconds, f64::INFINITY);
+    println!(
+        "bench selfplay: {pipeline:.0} positions/s through the pipeline; ratio to the raw network {:.2} (target 0.9)",
         pipeline / raw
     );
+    if a.arena_games > 0 {
+        bench_arena(&v, fast_model(), a.arena_games, raw)?;
+    }
     if let Some(m) = a.memory_minutes {
         let secs = m * 60.0;
-        let (_, rss) = run_selfplay(
-            &cfg,
-            &v,
-            Model::new(&v, &cfg.model, device),
-            secs,
-            (secs / 20.0).max(5.0),
-        );
+        let (_, rss) = run_selfplay(&cfg, &v, fast_model(), secs, (secs / 20.0).max(5.0));
         let series: Vec<String> = rss
             .iter()
             .map(|(t, r)| format!("{:.1}min:{r:.0}MiB", t / 60.0))

@@ -10,16 +10,41 @@ use crate::record::GameRecord;
 const MAGIC: &[u8; 8] = b"KOMAGMS1";
 const HEADER: usize = 8 + 8 + 4;
 
+/// The most bytes a chunk's payload may decompress to. A chunk of 64 long Ko Shogi games with
+/// their search records is a few tens of MB; a payload that inflates past this limit is damaged
+/// or hostile (a few kilobytes of zstd can claim gigabytes) and is refused before it fills the
+/// trainer's memory.
+pub const MAX_DECOMPRESSED: u64 = 1 << 30;
+
 /// Encodes records into chunk bytes.
 pub fn encode(records: &[GameRecord]) -> Vec<u8> {
     let raw = bincode::serialize(records).expect("records serialise");
-    let payload = zstd::encode_all(raw.as_slice(), 3).expect("zstd compresses in memory");
+    frame(&zstd::encode_all(raw.as_slice(), 3).expect("zstd compresses in memory"))
+}
+
+/// A chunk's bytes around a compressed `payload`: magic, length and checksum.
+pub fn frame(payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER + payload.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
-    out.extend_from_slice(&payload);
+    out.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
+    out.extend_from_slice(payload);
     out
+}
+
+/// Decompresses a payload, refusing one that inflates past `limit` bytes.
+fn decompress(payload: &[u8], limit: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let decoder = zstd::stream::read::Decoder::new(payload).map_err(|e| e.to_string())?;
+    let mut raw = Vec::new();
+    decoder
+        .take(limit + 1)
+        .read_to_end(&mut raw)
+        .map_err(|e| e.to_string())?;
+    if raw.len() as u64 > limit {
+        return Err(format!("inflates past the limit of {limit} bytes"));
+    }
+    Ok(raw)
 }
 
 /// Decodes chunk bytes; `key` names the chunk in errors.
@@ -49,7 +74,8 @@ pub fn decode(key: &str, bytes: &[u8]) -> Result<Vec<GameRecord>, StoreError> {
     if crc32fast::hash(payload) != crc {
         return Err(bad("checksum mismatch".into()));
     }
-    let raw = zstd::decode_all(payload).map_err(|e| bad(format!("decompression: {e}")))?;
+    let raw =
+        decompress(payload, MAX_DECOMPRESSED).map_err(|e| bad(format!("decompression: {e}")))?;
     bincode::deserialize(&raw).map_err(|e| bad(format!("decoding: {e}")))
 }
 
@@ -106,5 +132,20 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("magic"));
+    }
+
+    #[test]
+    fn a_payload_that_inflates_past_the_limit_is_refused() {
+        // 4 MB of zeros compress to a few hundred bytes.
+        let payload = zstd::encode_all(&vec![0u8; 4 << 20][..], 3).unwrap();
+        assert!(payload.len() < 4096, "{}", payload.len());
+        let e = decompress(&payload, 1 << 20).unwrap_err();
+        assert!(e.contains("inflates past the limit"), "{e}");
+        assert_eq!(decompress(&payload, 4 << 20).unwrap().len(), 4 << 20);
+        // A framed payload that decompresses but is no list of records is named as such.
+        let junk = zstd::encode_all(&[0xffu8; 64][..], 3).unwrap();
+        let e = decode("games/w/1.chunk", &frame(&junk)).unwrap_err();
+        assert!(e.to_string().contains("games/w/1.chunk"), "{e}");
+        assert!(e.to_string().contains("decoding"), "{e}");
     }
 }

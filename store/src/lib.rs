@@ -18,7 +18,7 @@ mod chunk_name;
 mod error;
 pub mod publish;
 mod record;
-mod spool;
+pub mod spool;
 pub mod summary;
 mod uploader;
 

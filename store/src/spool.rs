@@ -48,13 +48,19 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
     File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
 }
 
-/// Reads the valid records of a journal; returns them and the byte length they fill (a torn
-/// last record, from a kill in the middle of a write, is left out).
-fn read_journal(path: &Path) -> Result<(Vec<GameRecord>, u64), StoreError> {
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(io(path))?;
+/// One journal record as it is written: the body's length and CRC-32, then the body.
+pub fn frame_journal_record(body: &[u8]) -> Vec<u8> {
+    let mut rec = Vec::with_capacity(body.len() + 8);
+    rec.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    rec.extend_from_slice(&crc32fast::hash(body).to_le_bytes());
+    rec.extend_from_slice(body);
+    rec
+}
+
+/// The valid records at the start of a journal's bytes and the length they fill: reading stops
+/// at the first record that is torn (a kill in the middle of a write), fails its checksum or
+/// does not decode, since nothing after it can be trusted to start where a record starts.
+pub fn decode_journal(bytes: &[u8]) -> (Vec<GameRecord>, usize) {
     let mut games = Vec::new();
     let mut at = 0usize;
     while bytes.len() - at >= 8 {
@@ -72,6 +78,17 @@ fn read_journal(path: &Path) -> Result<(Vec<GameRecord>, u64), StoreError> {
         }
         at += 8 + len;
     }
+    (games, at)
+}
+
+/// Reads the valid records of a journal file; returns them and the byte length they fill (a
+/// torn last record, from a kill in the middle of a write, is left out).
+fn read_journal(path: &Path) -> Result<(Vec<GameRecord>, u64), StoreError> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(io(path))?;
+    let (games, at) = decode_journal(&bytes);
     if at < bytes.len() {
         tracing::warn!(
             "{}: dropped a torn record of {} bytes at the end (a game cut off while being written)",
@@ -223,11 +240,7 @@ impl Spool {
 
     /// Appends a finished game to the journal and syncs it to disk.
     pub fn append(&mut self, game: &GameRecord) -> Result<(), StoreError> {
-        let body = bincode::serialize(game).expect("records serialise");
-        let mut rec = Vec::with_capacity(body.len() + 8);
-        rec.extend_from_slice(&(body.len() as u32).to_le_bytes());
-        rec.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
-        rec.extend_from_slice(&body);
+        let rec = frame_journal_record(&bincode::serialize(game).expect("records serialise"));
         let path = self.dir.join(journal_name(self.seq));
         self.journal
             .write_all(&rec)

@@ -1,6 +1,7 @@
 //! Training settings and the whole-run configuration file.
 
 use koma_model::Arch;
+use koma_model::PrecisionChoice;
 use koma_selfplay::SelfplayConfig;
 use serde::{Deserialize, Serialize};
 
@@ -97,6 +98,10 @@ pub struct RunConfig {
     /// libtorch threads per process (0: half the cores, at least 1).
     #[serde(default)]
     pub torch_threads: usize,
+    /// Number format of self-play's network: `auto` (bf16 on a CPU with native bf16, fp16 on
+    /// CUDA, else fp32), `fp32`, `bf16` or `fp16`. Training is always fp32.
+    #[serde(default = "default_precision")]
+    pub precision: String,
     /// Network.
     pub model: Arch,
     /// Self-play.
@@ -108,6 +113,10 @@ pub struct RunConfig {
 }
 
 fn default_device() -> String {
+    "auto".into()
+}
+
+fn default_precision() -> String {
     "auto".into()
 }
 
@@ -158,11 +167,19 @@ const PRESETS: &[(&str, &str)] = &[
 impl RunConfig {
     /// Parses a configuration; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> anyhow::Result<RunConfig> {
-        toml::from_str(text).map_err(|e| {
+        let cfg: RunConfig = toml::from_str(text).map_err(|e| {
             let at = e.span().map_or(0, |s| s.start).min(text.len());
             let line = text[..at].matches('\n').count() + 1;
             anyhow::anyhow!("{file}:{line}: {}", e.message())
-        })
+        })?;
+        cfg.precision_choice()
+            .map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
+        Ok(cfg)
+    }
+
+    /// The self-play network's number format as configured.
+    pub fn precision_choice(&self) -> Result<PrecisionChoice, koma_model::precision::BadPrecision> {
+        self.precision.parse()
     }
 
     /// The embedded preset for a variant and device class (`cpu` or `gpu`).

@@ -7,9 +7,21 @@
 use crate::search::Limits;
 use std::time::Duration;
 
-/// Moves assumed left in the game when the protocol does not say: a long game for these
-/// variants, so the engine spends its time evenly rather than early.
+/// Moves assumed left in the game when the protocol does not say and the game's length is not
+/// known either.
 const DEFAULT_MOVES_TO_GO: u32 = 40;
+
+/// The engine's own moves a game of `variant` has probably left at ply `ply`, when the GUI does
+/// not say: games of these variants last about a third of their length limit (self-play games
+/// of trained models: Hand Shogi about 100 plies of 400, Shoko Shogi 280 of 1,000, Ko Shogi
+/// about 1,100 of 2,000), and a game that has gone longer is assumed to have a quarter of
+/// that still to go, so a clock of one length serves a 9x9 game and a 19x19 one alike. At
+/// least 10.
+pub fn expected_moves_to_go(max_plies: u32, ply: u32) -> u32 {
+    let typical = max_plies / 3;
+    let left = typical.saturating_sub(ply).max(typical / 4);
+    (left / 2).max(10)
+}
 
 /// Least time a search gets.
 const MIN_THINK: Duration = Duration::from_millis(10);
@@ -33,6 +45,9 @@ pub struct Clock {
     pub infinite: bool,
     /// Kept back for the round trip to the GUI.
     pub overhead: Duration,
+    /// The engine's moves the game probably has left ([`expected_moves_to_go`]), for a clock
+    /// without `movestogo`.
+    pub expected_moves: Option<u32>,
 }
 
 impl Clock {
@@ -48,7 +63,11 @@ impl Clock {
         if let Some(t) = self.movetime {
             limits.time = Some(t.saturating_sub(self.overhead).max(MIN_THINK));
         } else if let Some(left) = self.remaining {
-            let mtg = self.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
+            let mtg = self
+                .moves_to_go
+                .or(self.expected_moves)
+                .unwrap_or(DEFAULT_MOVES_TO_GO)
+                .max(1);
             // An even share of the main time, most of the increment, and the byoyomi that
             // comes with every move; never more than half of what is on the clock beyond it.
             let share = left / mtg + self.increment * 3 / 4;
@@ -225,6 +244,24 @@ mod tests {
                 "go: cannot read 'soon'".to_owned()
             ]
         );
+    }
+
+    #[test]
+    fn the_game_length_sets_the_share_of_the_clock() {
+        // Ten minutes: Hand Shogi (limit 400 plies) at the start spends about 9 s a move, Ko
+        // Shogi (limit 2,000) about 1.8 s; late in a game the share grows.
+        let at = |max_plies, ply| Clock {
+            remaining: Some(ms(600_000)),
+            expected_moves: Some(expected_moves_to_go(max_plies, ply)),
+            ..Clock::default()
+        };
+        assert_eq!(expected_moves_to_go(400, 0), 66);
+        assert_eq!(expected_moves_to_go(2000, 0), 333);
+        assert_eq!(at(400, 0).limits(64).time, Some(ms(600_000) / 66));
+        assert_eq!(at(2000, 0).limits(64).time, Some(ms(600_000) / 333));
+        assert!(at(2000, 600).limits(64).time > at(2000, 0).limits(64).time);
+        assert_eq!(expected_moves_to_go(400, 300), 16);
+        assert_eq!(expected_moves_to_go(40, 0), 10);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! search jobs.
 
 use crate::game::{Game, Mover};
-use crate::protocol::clock::Clock;
+use crate::protocol::clock::{expected_moves_to_go, Clock};
 use crate::protocol::job::{Callbacks, Jobs};
 use crate::search::{LoadedModel, Searcher, SearcherOptions, SharedModel, DEFAULT_SIMS};
 use koma_rules::{Color, Move, Position, Variant};
@@ -43,6 +43,10 @@ pub struct Engine {
     pub jobs: Jobs,
     /// Start-up settings.
     pub config: EngineConfig,
+    /// Why the GUI's last position was refused: until it sends one that can be set up, the
+    /// engine has no position of the GUI's to search and says so instead of answering for a
+    /// position the GUI does not have.
+    pub refused: Option<String>,
 }
 
 impl Engine {
@@ -61,6 +65,7 @@ impl Engine {
             name,
             jobs: Jobs::new(searcher),
             config,
+            refused: None,
         }
     }
 
@@ -77,7 +82,14 @@ impl Engine {
     /// Sets up a new game from `start` (cancelling any search).
     pub fn set_position(&mut self, start: Position) {
         self.jobs.cancel();
+        self.refused = None;
         *self.game() = Game::new(start, Color::White);
+    }
+
+    /// The GUI's position could not be set up (`why`): nothing is searched until one can.
+    pub fn refuse_position(&mut self, why: String) {
+        self.jobs.cancel();
+        self.refused = Some(why);
     }
 
     /// Plays a move the GUI sent.
@@ -92,6 +104,11 @@ impl Engine {
             let g = self.game();
             (g.start().clone(), g.moves().to_vec())
         };
+        let mut clock = *clock;
+        if clock.expected_moves.is_none() {
+            let ply = start.ply() + moves.len() as u32;
+            clock.expected_moves = Some(expected_moves_to_go(self.variant.rules.max_plies, ply));
+        }
         let limits = clock.limits(self.config.default_sims);
         self.jobs.start(start, moves, root_moves, limits, cb);
     }

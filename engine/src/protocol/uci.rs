@@ -92,9 +92,9 @@ fn position(engine: &mut Engine, rest: &[&str], out: &Out) {
                 Some(&"moves") => &rest[2..],
                 None => &[][..],
                 Some(other) => {
-                    out.line(format!(
-                        "info string error expected 'moves' after startpos, found '{other}'"
-                    ));
+                    let why = format!("expected 'moves' after startpos, found '{other}'");
+                    out.line(format!("info string error {why}"));
+                    engine.refuse_position(why);
                     return;
                 }
             };
@@ -110,12 +110,14 @@ fn position(engine: &mut Engine, rest: &[&str], out: &Out) {
                 Ok(p) => (p, rest.get(end + 1..).unwrap_or(&[])),
                 Err(e) => {
                     out.line(format!("info string error {e}"));
+                    engine.refuse_position(e.to_string());
                     return;
                 }
             }
         }
         _ => {
             out.line("info string error expected 'position startpos' or 'position fen ...'");
+            engine.refuse_position("a malformed position command".into());
             return;
         }
     };
@@ -127,6 +129,9 @@ fn position(engine: &mut Engine, rest: &[&str], out: &Out) {
                 engine.play(m);
             }
         }
-        Err(e) => out.line(format!("info string error {e}")),
+        Err(e) => {
+            out.line(format!("info string error {e}"));
+            engine.refuse_position(e);
+        }
     }
 }

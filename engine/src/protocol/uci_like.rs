@@ -81,6 +81,15 @@ pub fn go_with_info<T, P>(
     P: Fn(&mut Position, &str) -> Result<Move, String>,
 {
     let MoveForm { text, parse } = form;
+    if let Some(why) = &engine.refused {
+        // Answering for the last position that was set up would give the GUI a move for a
+        // position it no longer shows.
+        out.line(format!(
+            "info string error no position to search: the last one was refused ({why})"
+        ));
+        out.line(format!("bestmove {no_move}"));
+        return;
+    }
     let mut pos = engine.game().position().clone();
     let mover_is_first = pos.side_to_move() == Color::Black;
     let (words, searchmoves) = clock::split_searchmoves(words);

@@ -229,11 +229,13 @@ fn position(engine: &mut Engine, sfen: &Sfen, rest: &[&str], out: &Out) {
             Ok(p) => p,
             Err(e) => {
                 out.line(format!("info string error sfen: {e}"));
+                engine.refuse_position(format!("sfen: {e}"));
                 return;
             }
         },
         _ => {
             out.line("info string error expected 'position startpos' or 'position sfen ...'");
+            engine.refuse_position("a malformed position command".into());
             return;
         }
     };
@@ -244,6 +246,9 @@ fn position(engine: &mut Engine, sfen: &Sfen, rest: &[&str], out: &Out) {
                 engine.play(m);
             }
         }
-        Err(e) => out.line(format!("info string error {e}")),
+        Err(e) => {
+            out.line(format!("info string error {e}"));
+            engine.refuse_position(e);
+        }
     }
 }

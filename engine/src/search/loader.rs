@@ -4,7 +4,7 @@
 //! name the wrong one). A published model is checked against the SHA-256 in the run's LATEST
 //! record before it is loaded, as the self-play workers do.
 
-use koma_model::{DeviceChoice, Model, ModelError};
+use koma_model::{DeviceChoice, Model, ModelError, PrecisionChoice};
 use koma_rules::{Variant, VariantError};
 use koma_store::publish::{self, latest, with_suffix, META_SUFFIX};
 use koma_store::Store;
@@ -129,8 +129,12 @@ pub fn resolve(source: &ModelSource) -> Result<PathBuf, LoadError> {
     }
 }
 
-/// Loads the model of `source` on `device`.
-pub fn load_model(source: &ModelSource, device: DeviceChoice) -> Result<LoadedModel, LoadError> {
+/// Loads the model of `source` on `device`, prepared to play in `precision`.
+pub fn load_model(
+    source: &ModelSource,
+    device: DeviceChoice,
+    precision: PrecisionChoice,
+) -> Result<LoadedModel, LoadError> {
     let stem = resolve(source)?;
     let meta = Model::read_meta(&stem)?;
     let variant = koma_rules::load_variant(&meta.variant).map_err(|source| LoadError::Variant {
@@ -140,7 +144,8 @@ pub fn load_model(source: &ModelSource, device: DeviceChoice) -> Result<LoadedMo
     let device = device
         .resolve()
         .map_err(|e| LoadError::Device(e.to_string()))?;
-    let model = Model::load(&with_suffix(&stem, META_SUFFIX), &variant, None, device)?;
+    let mut model = Model::load(&with_suffix(&stem, META_SUFFIX), &variant, None, device)?;
+    model.optimize_for_inference(precision.resolve(device));
     let step = model.meta.step;
     Ok(LoadedModel {
         model,

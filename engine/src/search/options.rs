@@ -5,7 +5,7 @@
 use crate::search::limits::DEFAULT_SIMS;
 use crate::search::loader::{load_model, LoadError, LoadedModel, ModelSource};
 use crate::search::searcher::{search_config, SearcherOptions};
-use koma_model::DeviceChoice;
+use koma_model::{DeviceChoice, PrecisionChoice};
 use std::path::PathBuf;
 
 /// Model, device and search options, for clap (`#[command(flatten)]`).
@@ -22,9 +22,14 @@ pub struct PlayOptions {
     /// Network device: auto, cpu, cuda or cuda:N.
     #[arg(long, default_value = "auto")]
     pub device: DeviceChoice,
-    /// CPU threads for the network.
+    /// Threads searching each move together (one tree, virtual loss), and libtorch's threads
+    /// for the network: give it the machine's cores.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// The network's number format: auto (bf16 on a CPU with native bf16, fp16 on CUDA,
+    /// else fp32), fp32, bf16 or fp16.
+    #[arg(long, default_value = "auto")]
+    pub precision: PrecisionChoice,
     /// Simulations per move when nothing else limits the search.
     #[arg(long, default_value_t = DEFAULT_SIMS)]
     pub sims: u32,
@@ -68,7 +73,7 @@ impl PlayOptions {
     pub fn load(&self) -> Result<LoadedModel, LoadError> {
         tch::set_num_threads(self.threads.min(i32::MAX as usize) as i32);
         let source = self.source().ok_or(LoadError::NoSource)?;
-        load_model(&source, self.device)
+        load_model(&source, self.device, self.precision)
     }
 
     /// The searcher's settings.
@@ -76,6 +81,7 @@ impl PlayOptions {
         SearcherOptions {
             config: search_config(self.gumbel, None),
             batch: self.batch,
+            threads: self.threads,
             ..SearcherOptions::default()
         }
     }

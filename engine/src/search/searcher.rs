@@ -8,7 +8,7 @@
 
 use crate::search::limits::Limits;
 use crate::search::thought::{Progress, RootMove, Thought};
-use koma_mcts::{simulate, Evaluator, SearchConfig, SearchRun, Tree};
+use koma_mcts::{simulate, simulate_shared, Evaluator, SearchConfig, SearchRun, Tree};
 use koma_rules::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -50,6 +50,9 @@ pub struct SearcherOptions {
     pub reuse: bool,
     /// Seed of the tree's random choices (Gumbel sampling, ties).
     pub seed: u64,
+    /// Threads searching the tree together (virtual loss keeps them apart); 1 searches on
+    /// the caller's thread.
+    pub threads: usize,
 }
 
 impl Default for SearcherOptions {
@@ -59,6 +62,7 @@ impl Default for SearcherOptions {
             batch: 8,
             reuse: true,
             seed: 0,
+            threads: 1,
         }
     }
 }
@@ -92,7 +96,7 @@ impl<E: Evaluator> std::fmt::Debug for Searcher<E> {
     }
 }
 
-impl<E: Evaluator> Searcher<E> {
+impl<E: Evaluator + Sync> Searcher<E> {
     /// A searcher evaluating with `eval`.
     pub fn new(eval: Arc<E>, opts: SearcherOptions) -> Searcher<E> {
         let tree = Tree::new(opts.config.clone(), opts.seed);
@@ -140,7 +144,7 @@ impl<E: Evaluator> Searcher<E> {
         moves: &[Move],
         limits: &Limits,
         stop: Option<&AtomicBool>,
-        progress: Option<&mut dyn FnMut(&Progress)>,
+        progress: Option<&mut (dyn FnMut(&Progress) + Send)>,
     ) -> Result<Thought, SearchError> {
         self.think_among(start, moves, None, limits, stop, progress)
     }
@@ -154,7 +158,7 @@ impl<E: Evaluator> Searcher<E> {
         root_moves: Option<&[Move]>,
         limits: &Limits,
         stop: Option<&AtomicBool>,
-        mut progress: Option<&mut dyn FnMut(&Progress)>,
+        mut progress: Option<&mut (dyn FnMut(&Progress) + Send)>,
     ) -> Result<Thought, SearchError> {
         let began = Instant::now();
         let mut pos = start.clone();
@@ -197,30 +201,43 @@ impl<E: Evaluator> Searcher<E> {
         let start_visits = self.tree.root_visits();
         let deadline = limits.time.map(|t| began + t);
         let mut next_report = began + PROGRESS_EVERY;
-        let playable = simulate(
-            &mut self.tree,
-            &mut pos,
-            &*self.eval,
-            self.opts.batch,
-            &mut run,
-            |tree| {
-                if let Some(report) = progress.as_mut() {
-                    let now = Instant::now();
-                    if now >= next_report && tree.root_expanded() {
-                        next_report = now + PROGRESS_EVERY;
-                        report(&Progress {
-                            simulations: tree.root_visits(),
-                            elapsed: now - began,
-                            value: tree.root_value(),
-                            pv: tree.principal_variation(PV_LEN),
-                            proven_win: tree.proven_win().is_some(),
-                        });
-                    }
+        let more = |tree: &Tree| {
+            if let Some(report) = progress.as_mut() {
+                let now = Instant::now();
+                if now >= next_report && tree.root_expanded() {
+                    next_report = now + PROGRESS_EVERY;
+                    report(&Progress {
+                        simulations: tree.root_visits(),
+                        elapsed: now - began,
+                        value: tree.root_value(),
+                        pv: tree.principal_variation(PV_LEN),
+                        proven_win: tree.proven_win().is_some(),
+                    });
                 }
-                !(stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                    || deadline.is_some_and(|d| Instant::now() >= d))
-            },
-        );
+            }
+            !(stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                || deadline.is_some_and(|d| Instant::now() >= d))
+        };
+        let playable = if self.opts.threads > 1 {
+            simulate_shared(
+                &mut self.tree,
+                &pos,
+                &*self.eval,
+                self.opts.batch,
+                self.opts.threads,
+                &mut run,
+                more,
+            )
+        } else {
+            simulate(
+                &mut self.tree,
+                &mut pos,
+                &*self.eval,
+                self.opts.batch,
+                &mut run,
+                more,
+            )
+        };
         if !playable {
             return Err(SearchError::GameOver);
         }

@@ -110,18 +110,22 @@ impl<G> Live<G> {
                         }
                     }
                     Turn::Forfeit => return Need::Over(Self::loss_of(side, WinReason::Forfeit)),
-                    Turn::Search { simulations, noisy } => {
+                    Turn::Search {
+                        simulations,
+                        noisy,
+                        prove,
+                    } => {
                         let Some(t) = self.tree_of[side.index()] else {
                             // A host that searches without a tree for this side broke its
                             // own plan: the side cannot move.
                             return Need::Over(Self::loss_of(side, WinReason::Forfeit));
                         };
-                        let run = SearchRun::begin(
-                            &mut self.trees[t].0,
-                            &mut self.pos,
-                            simulations,
-                            noisy,
-                        );
+                        let tree = &mut self.trees[t].0;
+                        let run = if prove {
+                            SearchRun::begin(tree, &mut self.pos, simulations, noisy)
+                        } else {
+                            SearchRun::begin_unproven(tree, simulations, noisy)
+                        };
                         self.search = Some((t, run));
                     }
                 }

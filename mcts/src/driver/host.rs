@@ -49,12 +49,14 @@ pub struct GameStart<G> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Turn {
     /// Search with its tree: `simulations` new simulations, with self-play's exploration when
-    /// `noisy`.
+    /// `noisy`, after the root's proof-number mate search when `prove`.
     Search {
         /// Simulations of this search.
         simulations: u32,
         /// Root noise (self-play).
         noisy: bool,
+        /// Run the root's mate search (`SearchConfig::root_mate_nodes`) first.
+        prove: bool,
     },
     /// Play this move (a player that does not search: a baseline, an outside engine).
     Play(Move),

@@ -176,8 +176,9 @@ impl MateSolver {
             return Err(true);
         }
         let mut out = Vec::with_capacity(if or_node { 16 } else { legal.len() });
+        let checks = crate::mate::threat::CheckTest::new(pos);
         for m in legal {
-            if or_node && !pos.is_attacking_move(m) {
+            if or_node && !pos.gives_threat(m, &checks) {
                 continue;
             }
             pos.make_move(m);

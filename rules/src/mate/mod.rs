@@ -10,3 +10,4 @@ pub mod threat;
 
 pub use dfpn::{MateAnswer, MateSolver};
 pub use short::Budget;
+pub use threat::CheckTest;

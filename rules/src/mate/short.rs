@@ -53,11 +53,12 @@ impl Position {
             return None;
         }
         let mut replies = Vec::new();
+        let checks = crate::mate::threat::CheckTest::new(self);
         for &m in legal {
             if budget.exhausted() {
                 return None;
             }
-            if !self.is_attacking_move(m) {
+            if !self.gives_threat(m, &checks) {
                 continue;
             }
             if !budget.take() {

@@ -5,7 +5,66 @@
 use crate::color::Color;
 use crate::mv::Move;
 use crate::position::Position;
+use crate::square::Square;
 use crate::variant::CheckRule;
+
+/// What deciding whether moves check needs of one position, prepared once for all its moves.
+#[derive(Debug, Clone)]
+pub struct CheckTest {
+    /// The opponent's royal piece, when checks can be told without playing moves (one royal,
+    /// no bent or hopping pieces on the mover's side, not Ko Shogi).
+    king: Option<Square>,
+    /// The mover's pieces that stand between the opponent's royal piece and a slider of the
+    /// mover's that would attack it along that line: moving one may give a discovered check.
+    uncovering: Vec<Square>,
+}
+
+impl CheckTest {
+    /// Prepares the test for the side to move of `pos`.
+    pub fn new(pos: &Position) -> CheckTest {
+        let us = pos.side;
+        let them = us.opposite();
+        let tables = &pos.variant.attacks[us.index()];
+        let fast =
+            pos.variant.ko.is_none() && pos.royals[them.index()] == 1 && tables.complex.is_empty();
+        if !fast {
+            return CheckTest {
+                king: None,
+                uncovering: Vec::new(),
+            };
+        }
+        let king = pos.royal_sq[them.index()];
+        let mut uncovering = Vec::new();
+        for s in &tables.slides {
+            let mut cur = king.0 as i32;
+            let mut blocker = None;
+            for k in 1..=s.max_reach {
+                cur -= s.delta;
+                let p = pos.board[cur as usize];
+                if p.is_empty() {
+                    continue;
+                }
+                if p.is_wall() {
+                    break;
+                }
+                match blocker {
+                    None if p.is_color(us) => blocker = Some(Square(cur as u16)),
+                    None => break,
+                    Some(b) => {
+                        if p.is_color(us) && s.reach[p.index()] >= k {
+                            uncovering.push(b);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        CheckTest {
+            king: Some(king),
+            uncovering,
+        }
+    }
+}
 
 impl Position {
     /// Whether `attacker`, if it were to move, could win at once: `defender`'s royal piece is
@@ -24,17 +83,41 @@ impl Position {
     }
 
     /// Whether the legal move `mv` of the side to move threatens to win at once (a check) or
-    /// wins outright (captures the last royal piece). A drop can only threaten by what the
-    /// dropped piece itself attacks, which is tested without playing it.
+    /// wins outright (captures the last royal piece).
     pub fn is_attacking_move(&mut self, mv: Move) -> bool {
+        let checks = CheckTest::new(self);
+        self.gives_threat(mv, &checks)
+    }
+
+    /// [`Position::is_attacking_move`] with what the test needs of the position prepared once
+    /// for all its moves. Where the opponent has one royal piece and the mover no piece with
+    /// bent or hopping moves, most moves are answered without being played: a drop checks by
+    /// what the dropped piece attacks; a move without captures on the way checks by what the
+    /// moved piece attacks from its destination, unless it uncovers a line of another piece,
+    /// which only the pieces [`CheckTest`] lists can do.
+    pub fn gives_threat(&mut self, mv: Move, checks: &CheckTest) -> bool {
         let us = self.side;
         let them = us.opposite();
-        if let Some(kind) = mv.dropped() {
-            if self.variant.ko.is_none() && self.royals[them.index()] == 1 {
-                let king = self.royal_sq[them.index()];
-                if !self.piece_attacks(kind, us, mv.to(), king) {
-                    return false;
-                }
+        if let Some(king) = checks.king {
+            if let Some(kind) = mv.dropped() {
+                return self.piece_attacks(kind, us, mv.to(), king);
+            }
+            let from = mv.from();
+            if mv.kills().is_empty() && !checks.uncovering.contains(&from) && mv.to() != king {
+                let p = self.board[from.index()];
+                let victims = std::iter::once(self.board[mv.to().index()])
+                    .filter(|q| q.is_color(them))
+                    .map(|q| q.kind());
+                let end = self.variant.end_kind(
+                    p.kind(),
+                    victims,
+                    mv.promotion() == crate::mv::Promotion::Promote,
+                );
+                // The mover's own square is empty once it has moved.
+                self.board[from.index()] = crate::piece::Piece::EMPTY;
+                let attacks = self.piece_attacks(end, us, mv.to(), king);
+                self.board[from.index()] = p;
+                return attacks;
             }
         }
         self.make_move_inner(mv, false);

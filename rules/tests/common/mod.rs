@@ -21,6 +21,15 @@ use std::sync::Arc;
 // Variants and squares
 // ---------------------------------------------------------------------------------------------
 
+/// The built-in variants whose pieces all move by XBetza alone (Ko Shogi's move by its rule
+/// module as well), for the tests that check the rules core against attack tables.
+pub const XBETZA_VARIANTS: [&str; 4] = [
+    "hand-shogi",
+    "shoko-shogi",
+    "gyaku-sama-shogi",
+    "hook-shogi",
+];
+
 /// A built-in variant (`configs/variants/<id>.toml`); every test file loads some.
 pub fn variant(id: &str) -> Arc<Variant> {
     load_variant(id).unwrap_or_else(|e| panic!("variant {id}: {e}"))

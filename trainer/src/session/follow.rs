@@ -2,7 +2,7 @@
 //! newer one the evaluator switches to, checked against its SHA-256 before it is loaded.
 
 use crate::session::options::RunOptions;
-use koma_model::{Model, Reloader};
+use koma_model::{Model, Precision, Reloader};
 use koma_rules::Variant;
 use koma_store::backoff::{sleep_unless, Backoff};
 use koma_store::{publish, Store, StoreError};
@@ -12,18 +12,29 @@ use std::sync::Arc;
 use std::time::Duration;
 use tch::Device;
 
+/// Where self-play's networks run and in what number format.
+#[derive(Debug, Clone, Copy)]
+pub struct Placement {
+    /// The device.
+    pub device: Device,
+    /// The number format of inference.
+    pub precision: Precision,
+}
+
 fn load_published(
     store: &Store,
     l: &publish::Latest,
     cache: &Path,
     variant: &Arc<Variant>,
-    device: Device,
+    at: Placement,
 ) -> Result<Model, StoreError> {
     let stem = publish::download(store, l, cache)?;
-    Model::load(&stem, variant, None, device).map_err(|e| StoreError::BadModel {
+    let mut m = Model::load(&stem, variant, None, at.device).map_err(|e| StoreError::BadModel {
         key: l.key.clone(),
         reason: e.to_string(),
-    })
+    })?;
+    m.optimize_for_inference(at.precision);
+    Ok(m)
 }
 
 /// Loads the newest published model, waiting for one (and for the store) unless stopped.
@@ -31,12 +42,12 @@ pub fn newest_model(
     store: &Store,
     cache: &Path,
     opts: &RunOptions,
-    device: Device,
+    at: Placement,
 ) -> anyhow::Result<Option<Model>> {
     let mut wait = Backoff::new(Duration::from_secs(2), Duration::from_secs(30));
     loop {
         match publish::latest(store) {
-            Ok(Some(l)) => match load_published(store, &l, cache, &opts.variant, device) {
+            Ok(Some(l)) => match load_published(store, &l, cache, &opts.variant, at) {
                 Ok(m) => {
                     tracing::info!(step = l.step, "self-play starts with model {}", l.key);
                     return Ok(Some(m));
@@ -59,7 +70,7 @@ pub fn reloader(
     store: Arc<Store>,
     cache: PathBuf,
     variant: Arc<Variant>,
-    device: Device,
+    at: Placement,
     mut step: u64,
 ) -> Reloader {
     let mut rejected: Option<publish::Latest> = None;
@@ -84,7 +95,7 @@ pub fn reloader(
             wait.succeed();
             return None;
         }
-        match load_published(&store, &l, &cache, &variant, device) {
+        match load_published(&store, &l, &cache, &variant, at) {
             Ok(m) => {
                 wait.succeed();
                 step = l.step;

@@ -1,7 +1,7 @@
 //! Self-play threads with their evaluator and uploader: what `koma train` and `koma selfplay`
 //! run beside (or instead of) the trainer.
 
-use crate::session::follow::{follow_models, newest_model, reloader};
+use crate::session::follow::{follow_models, newest_model, reloader, Placement};
 use crate::session::options::RunOptions;
 use koma_model::{InferenceServer, InferenceStats};
 use koma_selfplay::{Stats, Worker};
@@ -35,7 +35,12 @@ impl SelfplayRig {
         device: Device,
     ) -> anyhow::Result<Option<SelfplayRig>> {
         let cache = opts.run_dir.join("cache").join(&opts.worker_prefix);
-        let Some(model) = newest_model(&store, &cache, opts, device)? else {
+        let at = Placement {
+            device,
+            precision: opts.config.precision_choice()?.resolve(device),
+        };
+        tracing::info!("self-play's network: {device:?}, {:?}", at.precision);
+        let Some(model) = newest_model(&store, &cache, opts, at)? else {
             return Ok(None);
         };
         let stats = Arc::new(Stats::default());
@@ -46,7 +51,7 @@ impl SelfplayRig {
             model,
             sp.max_batch,
             follow_models(
-                reloader(store.clone(), cache, opts.variant.clone(), device, step),
+                reloader(store.clone(), cache, opts.variant.clone(), at, step),
                 stop.clone(),
                 Duration::from_secs(3),
             ),

@@ -1,0 +1,102 @@
+//! The number format of inference. Training stays in fp32; a network loaded to play (self-play,
+//! matches, the front ends) may run its trunk in bfloat16 or float16 where the hardware has
+//! fast kernels for them, which on a CPU with AVX512-BF16 or AMX runs the trunk several times
+//! faster (`koma bench` measures it against fp32, and a test checks that the moves it prefers
+//! and its values agree with fp32).
+
+use tch::{Device, Kind};
+
+/// A number format for inference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precision {
+    /// 32-bit floats: the reference.
+    Fp32,
+    /// bfloat16: fp32's range with 8 bits of mantissa (CPUs with AVX512-BF16 or AMX, recent
+    /// GPUs).
+    Bf16,
+    /// float16 (GPUs).
+    Fp16,
+}
+
+impl Precision {
+    /// The tensor kind of the trunk.
+    pub fn kind(self) -> Kind {
+        match self {
+            Precision::Fp32 => Kind::Float,
+            Precision::Bf16 => Kind::BFloat16,
+            Precision::Fp16 => Kind::Half,
+        }
+    }
+}
+
+/// What the user asks for: a format, or `auto`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PrecisionChoice {
+    /// bf16 on a CPU with native bf16 arithmetic, fp16 on CUDA, fp32 otherwise.
+    #[default]
+    Auto,
+    /// A fixed format.
+    Fixed(Precision),
+}
+
+/// Whether this CPU computes in bfloat16 natively (AVX512-BF16 or AMX), which is when
+/// libtorch's bf16 convolutions outrun its fp32 ones.
+pub fn cpu_has_bf16() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512bf16") {
+            return true;
+        }
+        std::fs::read_to_string("/proc/cpuinfo")
+            .map(|s| s.split_whitespace().any(|w| w == "amx_bf16"))
+            .unwrap_or(false)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+impl PrecisionChoice {
+    /// The format to use on `device`.
+    pub fn resolve(self, device: Device) -> Precision {
+        match self {
+            PrecisionChoice::Fixed(p) => p,
+            PrecisionChoice::Auto => match device {
+                Device::Cuda(_) => Precision::Fp16,
+                _ if cpu_has_bf16() => Precision::Bf16,
+                _ => Precision::Fp32,
+            },
+        }
+    }
+}
+
+/// A precision setting that is not one of the forms.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("precision '{0}': expected auto, fp32, bf16 or fp16")]
+pub struct BadPrecision(pub String);
+
+impl std::str::FromStr for PrecisionChoice {
+    type Err = BadPrecision;
+
+    fn from_str(s: &str) -> Result<PrecisionChoice, BadPrecision> {
+        Ok(match s {
+            "auto" => PrecisionChoice::Auto,
+            "fp32" => PrecisionChoice::Fixed(Precision::Fp32),
+            "bf16" => PrecisionChoice::Fixed(Precision::Bf16),
+            "fp16" => PrecisionChoice::Fixed(Precision::Fp16),
+            other => return Err(BadPrecision(other.to_owned())),
+        })
+    }
+}
+
+impl std::fmt::Display for PrecisionChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PrecisionChoice::Auto => "auto",
+            PrecisionChoice::Fixed(Precision::Fp32) => "fp32",
+            PrecisionChoice::Fixed(Precision::Bf16) => "bf16",
+            PrecisionChoice::Fixed(Precision::Fp16) => "fp16",
+        })
+    }
+}
