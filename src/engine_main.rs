@@ -2,6 +2,8 @@
 //! output. The protocol is recognised from the first command; the variant comes from the
 //! model.
 
+mod error_text;
+
 use anyhow::Context;
 use clap::Parser;
 use koma_engine::protocol::out::Out;
@@ -52,7 +54,7 @@ fn main() -> std::process::ExitCode {
     match run(a) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("koma-engine: error: {e:#}");
+            eprintln!("koma-engine: error: {}", error_text::error_text(&e));
             std::process::ExitCode::FAILURE
         }
     }

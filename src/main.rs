@@ -1,6 +1,7 @@
 //! `koma`: train, evaluate and inspect players for large shogi variants.
 
 mod cli;
+mod error_text;
 
 use clap::Parser;
 
@@ -11,7 +12,7 @@ fn main() -> std::process::ExitCode {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_text::error_text(&e));
             std::process::ExitCode::FAILURE
         }
     }

@@ -303,10 +303,64 @@ fn usi_session_on_hand_shogi() {
     e.send("usi");
     let (_, before) = e.expect_prefix("usiok");
     assert!(before.iter().any(|l| l.starts_with("id name koma")));
+    for option in ["MoveOverhead", "Threads", "Simulations"] {
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type spin"))),
+            "{before:?}"
+        );
+    }
     e.send("setoption name USI_Hash value 256");
+    e.send("setoption name USI_Ponder value false");
     e.send("setoption name MoveOverhead value 20");
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Threads value 0");
     e.send("isready");
-    e.expect_prefix("readyok");
+    let (_, before) = e.expect_prefix("readyok");
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("info string USI_Hash is not used")),
+        "{before:?}"
+    );
+    assert_eq!(
+        before.iter().filter(|l| l.contains("error")).count(),
+        1,
+        "only Threads 0 is refused: {before:?}"
+    );
+    // The strength setting: simulations per move when the GUI sets no limit. Node counts
+    // are the current search's, whatever a reused tree held before.
+    e.send("setoption name Simulations value 24");
+    e.send("position startpos");
+    e.send("go");
+    let (best, info) = e.expect_prefix("bestmove ");
+    let nodes = |info: &[String]| {
+        info.iter()
+            .filter_map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                let i = w.iter().position(|x| *x == "nodes")?;
+                w.get(i + 1)?.parse::<u32>().ok()
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    assert!((1..=24).contains(&nodes(&info)), "{info:?}");
+    let mv = best.trim_start_matches("bestmove ").to_owned();
+    let reply = {
+        let v = koma_rules::load_variant("hand-shogi").unwrap();
+        let mut pos = koma_rules::Position::start(&v);
+        let sfen = koma_engine::protocol::usi::Sfen::of(&v).unwrap();
+        let m = sfen.parse_move(&mut pos, &mv).unwrap();
+        pos.make_move(m);
+        let legal = pos.legal_moves();
+        sfen.move_text(&pos, &legal[0])
+    };
+    e.send(&format!("position startpos moves {mv} {reply}"));
+    e.send("go nodes 32");
+    let (_, info) = e.expect_prefix("bestmove ");
+    assert!((1..=32).contains(&nodes(&info)), "{info:?}");
+    e.send("setoption name Threads value 1");
     e.send("usinewgame");
     // A drop by the GUI, a clock with byoyomi.
     e.send("position startpos moves S*5e");
@@ -400,6 +454,15 @@ fn uci_session_with_promotion_choices_and_shots_on_ko_shogi() {
     let (_, before) = e.expect_prefix("uciok");
     assert!(before
         .contains(&"option name UCI_Variant type combo default ko-shogi var ko-shogi".to_owned()));
+    e.send("setoption name Hash value 64");
+    e.send("isready");
+    let (_, before) = e.expect_prefix("readyok");
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("info string Hash is not used")),
+        "{before:?}"
+    );
     e.send("setoption name UCI_Variant value ko-shogi");
     e.send("setoption name UCI_Variant value chess");
     e.send("isready");
@@ -437,6 +500,14 @@ fn uci_session_with_promotion_choices_and_shots_on_ko_shogi() {
     let (best, _) = e.expect_prefix("bestmove ");
     let mv = best.trim_start_matches("bestmove ");
     assert!(legal_after("ko-shogi", Some(&ko_fen), &[], mv), "{mv}");
+    // A depth limit is refused openly; the engine still answers.
+    e.send("go depth 2");
+    let (_, info) = e.expect_prefix("bestmove ");
+    assert!(
+        info.iter()
+            .any(|l| l.starts_with("info string error go depth 2: not a limit")),
+        "{info:?}"
+    );
     e.quit();
 }
 

@@ -3,7 +3,10 @@
 //! Under the logistic Elo model a player expected to score `s` against another is
 //! `-400 log10(1/s - 1)` points stronger. The interval comes from the normal approximation of
 //! the mean per-game score, using the variance actually observed (so draws, which make
-//! results less noisy, narrow it), mapped through the same curve. A score of exactly 0% or
+//! results less noisy, narrow it), mapped through the same curve. The variance also counts one
+//! virtual win and one virtual loss: a few games that all ended alike (all drawn) show that
+//! the players are close, not that their difference is known exactly, and without them the
+//! interval would have no width at all. A score of exactly 0% or
 //! 100% has no finite estimate; the interval's open end is then the exact (Clopper-Pearson)
 //! bound for an all-won (all-lost) series of that length.
 
@@ -75,7 +78,12 @@ impl EloEstimate {
                 upper: elo_from_score(1.0 - exact_end),
             };
         }
-        let var = scores.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (nf - 1.0).max(1.0);
+        // The games' squared deviations and those of a virtual win and loss, over n + 1
+        // degrees of freedom (n + 2 values about the games' mean).
+        let spread = scores.iter().map(|x| (x - mean).powi(2)).sum::<f64>()
+            + (1.0 - mean).powi(2)
+            + mean.powi(2);
+        let var = spread / (nf + 1.0);
         let half = Z95 * (var / nf).sqrt();
         EloEstimate {
             games: n,
@@ -98,6 +106,9 @@ fn signed(x: f64) -> String {
         "+inf".into()
     } else if x == f64::NEG_INFINITY {
         "-inf".into()
+    } else if x.abs() < 0.5 {
+        // Not "-0" or "+0": no difference either way.
+        "0".into()
     } else {
         format!("{:+.0}", x)
     }

@@ -12,14 +12,17 @@
 //! XBoard, commands sent before `go`, e.g. `st 1` or `sd 3`, several joined by `,`),
 //! `option:NAME=VALUE` (UCI/USI `setoption`), `variant=NAME` (`UCI_Variant`, or XBoard's
 //! `variant`), `searchmoves=0` (do not restrict the root moves), `timeout=SECONDS` (per move,
-//! default 120). `CMD` runs through `sh -c`.
+//! default 120; also each handshake reply's longest wait where shorter than 30 s). `CMD` runs
+//! through `sh -c` in a process group of its own ([`crate::engine_process`]), which is killed
+//! whole when the engine is done with, on every path.
 
+use crate::engine_process::EngineProcess;
 use koma_engine::protocol::letters::{move_text, parse_move, Letters};
 use koma_engine::protocol::usi::Sfen;
 use koma_rules::{Move, Position, Variant};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::ChildStdin;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -166,7 +169,7 @@ pub struct StartError {
 /// A running external engine.
 pub struct ExternalEngine {
     spec: ExternalSpec,
-    child: Child,
+    process: EngineProcess,
     stdin: ChildStdin,
     lines: Receiver<String>,
     letters: Option<Letters>,
@@ -200,16 +203,8 @@ impl ExternalEngine {
                 variant.name
             )));
         }
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(&spec.command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| fail(format!("cannot start: {e}")))?;
-        let stdin = child.stdin.take().expect("piped");
-        let stdout = child.stdout.take().expect("piped");
+        let (process, stdin, stdout) =
+            EngineProcess::spawn(&spec.command).map_err(|e| fail(format!("cannot start: {e}")))?;
         let (tx, lines) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
@@ -220,7 +215,7 @@ impl ExternalEngine {
         });
         let mut e = ExternalEngine {
             spec: spec.clone(),
-            child,
+            process,
             stdin,
             lines,
             letters: Letters::of(variant),
@@ -233,9 +228,21 @@ impl ExternalEngine {
 
     fn send(&mut self, line: &str) -> Result<(), String> {
         tracing::trace!(engine = %self.spec.command, "> {line}");
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("the engine's input is closed ({e})"))
+        if let Err(e) = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()) {
+            return Err(self.stopped(format!("the engine's input is closed ({e})")));
+        }
+        Ok(())
+    }
+
+    /// `what` went wrong because the engine stopped: the message with its exit status and
+    /// last error output.
+    fn stopped(&mut self, what: String) -> String {
+        let report = self.process.death_report();
+        if report.is_empty() {
+            what
+        } else {
+            format!("{what} ({report})")
+        }
     }
 
     /// Reads lines until one starts with `prefix`, for at most `wait`.
@@ -254,7 +261,7 @@ impl ExternalEngine {
                     return Err(format!("no '{prefix}' within {:.0} s", wait.as_secs_f64()))
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!("the engine exited before '{prefix}'"))
+                    return Err(self.stopped(format!("the engine exited before '{prefix}'")))
                 }
             }
         }
@@ -262,6 +269,7 @@ impl ExternalEngine {
 
     fn handshake(&mut self) -> Result<(), String> {
         let options = self.spec.options.clone();
+        let wait = HANDSHAKE.min(self.spec.timeout);
         match self.spec.protocol {
             Protocol::Uci | Protocol::Usi => {
                 let (hello, ok) = match self.spec.protocol {
@@ -269,7 +277,7 @@ impl ExternalEngine {
                     _ => ("usi", "usiok"),
                 };
                 self.send(hello)?;
-                self.expect(ok, HANDSHAKE)?;
+                self.expect(ok, wait)?;
                 for (k, v) in &options {
                     self.send(&format!("setoption name {k} value {v}"))?;
                 }
@@ -277,7 +285,7 @@ impl ExternalEngine {
                     self.send(&format!("setoption name UCI_Variant value {v}"))?;
                 }
                 self.send("isready")?;
-                self.expect("readyok", HANDSHAKE)?;
+                self.expect("readyok", wait)?;
             }
             Protocol::Xboard => {
                 self.send("xboard")?;
@@ -285,7 +293,7 @@ impl ExternalEngine {
                 // Engines that answer with features end them with done=1; old ones send none.
                 let _ = self.expect("feature", Duration::from_secs(2));
                 self.send("ping 1")?;
-                self.expect("pong 1", HANDSHAKE)?;
+                self.expect("pong 1", wait)?;
             }
         }
         Ok(())
@@ -380,16 +388,14 @@ impl ExternalEngine {
 }
 
 impl Drop for ExternalEngine {
+    /// Asks the engine to quit and gives it two seconds; then its process group is killed
+    /// (when the process is dropped), whatever is left of it.
     fn drop(&mut self) {
-        let _ = self.send("quit");
-        let end = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < end {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
+        if writeln!(self.stdin, "quit")
+            .and_then(|_| self.stdin.flush())
+            .is_ok()
+        {
+            self.process.wait_exit(Duration::from_secs(2));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }

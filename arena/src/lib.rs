@@ -20,6 +20,7 @@ pub mod alphabeta;
 pub mod baseline;
 pub mod config;
 pub mod elo;
+pub mod engine_process;
 pub mod error;
 pub mod external;
 pub mod hand_match;
@@ -34,6 +35,7 @@ pub mod run;
 
 pub use config::{GamePlan, MatchConfig};
 pub use elo::{elo_from_score, EloEstimate};
+pub use engine_process::stop_all_engines;
 pub use error::ArenaError;
 pub use hand_match::{run_hand_matches, HandMatch, HandMatchReport};
 pub use koma_rules::PieceValues;

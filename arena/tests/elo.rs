@@ -93,3 +93,15 @@ fn no_games_means_unknown() {
     assert_eq!(e.games, 0);
     assert_eq!(e.to_string(), "unknown (no games)");
 }
+
+#[test]
+fn all_drawn_games_give_an_interval_of_some_width() {
+    let e = EloEstimate::from_scores(&series(0, 2, 0));
+    assert_eq!(e.elo, 0.0);
+    assert!(e.lower < -100.0 && e.upper > 100.0, "{e:?}");
+    assert!(e.to_string().starts_with("0 ["), "{e}");
+    assert!(!e.to_string().contains("-0"), "{e}");
+    // Many draws narrow it, as they should.
+    let many = EloEstimate::from_scores(&series(0, 200, 0));
+    assert!(many.width() < 60.0 && many.width() > 0.0, "{many:?}");
+}

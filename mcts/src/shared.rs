@@ -15,11 +15,14 @@ use std::sync::Mutex;
 /// an evaluator that never answers, far beyond any real wait.
 const IDLE_ROUNDS: u32 = 1_000_000;
 
-/// What the threads share: the tree, the search's budget, and the caller's say on going on.
+/// What the threads share: the tree, the search's budget, the caller's say on going on, and
+/// the leaves gathered but not yet applied (the budget counts them as spent, so that threads
+/// together do not overrun it).
 struct Shared<'a, F> {
     tree: &'a mut Tree,
     run: &'a mut SearchRun,
     more: F,
+    in_flight: usize,
 }
 
 /// [`crate::simulate`] with `threads` threads on one tree: runs the simulations of `run` from
@@ -41,7 +44,12 @@ where
 {
     let start = tree.root_visits();
     let terminal_root = AtomicBool::new(false);
-    let shared = Mutex::new(Shared { tree, run, more });
+    let shared = Mutex::new(Shared {
+        tree,
+        run,
+        more,
+        in_flight: 0,
+    });
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
@@ -52,11 +60,17 @@ where
                 loop {
                     {
                         let mut g = shared.lock().unwrap_or_else(|e| e.into_inner());
-                        let Shared { tree, run, more } = &mut *g;
+                        let Shared {
+                            tree,
+                            run,
+                            more,
+                            in_flight,
+                        } = &mut *g;
                         if run.is_done(tree) || !more(tree) {
                             return;
                         }
-                        let want = run.batch_wanted(tree, batch);
+                        let left = (run.remaining(tree) as usize).saturating_sub(*in_flight);
+                        let want = run.batch_wanted(tree, batch).min(left);
                         let mut progressed = false;
                         for _ in 0..want {
                             match tree.gather(&mut p, eval) {
@@ -75,6 +89,7 @@ where
                         if progressed || !requests.is_empty() {
                             run.round(true);
                         }
+                        *in_flight += requests.len();
                     }
                     if requests.is_empty() {
                         idle += 1;
@@ -87,6 +102,7 @@ where
                     idle = 0;
                     let evals = eval.evaluate(std::mem::take(&mut requests));
                     let mut g = shared.lock().unwrap_or_else(|e| e.into_inner());
+                    g.in_flight -= tickets.len();
                     for (t, e) in tickets.drain(..).zip(evals) {
                         g.tree.apply(t, e);
                     }

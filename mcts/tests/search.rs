@@ -389,7 +389,12 @@ fn threads_share_one_tree() {
         ));
         let r = tree.result().unwrap();
         let child: u32 = r.visits.iter().map(|v| v.1).sum();
-        assert!(r.simulations >= 600, "{threads}: {}", r.simulations);
+        // The budget holds however many threads share it (leaves in flight count as spent).
+        assert!(
+            (600..=601).contains(&r.simulations),
+            "{threads}: {}",
+            r.simulations
+        );
         assert!(
             child + 1 >= r.simulations,
             "{threads}: {child} of {}",

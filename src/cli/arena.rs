@@ -8,9 +8,10 @@ use koma_rules::load_variant;
 /// Options of `koma arena`.
 #[derive(Debug, Args)]
 pub struct ArenaArgs {
-    /// Built-in variant id (e.g. hand-shogi) or path to a variant TOML file.
-    #[arg(long, default_value = "hand-shogi")]
-    pub variant: String,
+    /// Built-in variant id (e.g. hand-shogi) or path to a variant TOML file (default: the
+    /// variant of the first model player's checkpoint, else hand-shogi).
+    #[arg(long)]
+    pub variant: Option<String>,
     /// Player A (scores and Elo are A's): random, greedy, alphabeta:depth=N[:millis=T] (the
     /// classical baseline), model:PATH[:sims=N][:gumbel][:material=W] (PATH: checkpoint stem
     /// or its .json/.safetensors file; sims default 400), or an external engine: uci:CMD,
@@ -65,8 +66,25 @@ pub struct ArenaArgs {
 }
 
 /// Plays the match and prints the results table.
+/// The variant of the first model player's checkpoint, as `koma play` and `koma-engine` take
+/// theirs from the model.
+fn model_variant(players: &[&PlayerSpec]) -> anyhow::Result<Option<String>> {
+    for p in players {
+        if let PlayerSpec::Model(m) = p {
+            let meta = koma_model::Model::read_meta(&m.stem)
+                .with_context(|| format!("model player {}", m.stem.display()))?;
+            return Ok(Some(meta.variant));
+        }
+    }
+    Ok(None)
+}
+
 pub fn run(a: ArenaArgs) -> anyhow::Result<()> {
-    let variant = load_variant(&a.variant)?;
+    super::signals::stop_engines_on_signal()?;
+    let variant = load_variant(&match &a.variant {
+        Some(v) => v.clone(),
+        None => model_variant(&[&a.a, &a.b])?.unwrap_or_else(|| "hand-shogi".into()),
+    })?;
     let mut cfg = MatchConfig::new(variant, a.a, a.b, a.games.unwrap_or(0));
     cfg.opening_plies = a.opening_plies;
     cfg.seed = a.seed;

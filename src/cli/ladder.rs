@@ -182,6 +182,7 @@ fn once(a: &LadderArgs, store: &Store) -> anyhow::Result<()> {
 
 /// Runs `koma ladder`.
 pub fn run(a: LadderArgs) -> anyhow::Result<()> {
+    super::signals::stop_engines_on_signal()?;
     anyhow::ensure!(a.jobs != Some(0), "--jobs 0: at least one match must run");
     anyhow::ensure!(
         a.games >= 2 && a.games % 2 == 0,

@@ -12,6 +12,7 @@ mod new_model;
 mod perft;
 mod play;
 mod position_args;
+mod signals;
 mod status;
 mod store_args;
 mod train;

@@ -53,8 +53,10 @@ pub fn run(a: PlayArgs) -> anyhow::Result<()> {
     let url = server.url();
     println!("koma play: {url} (Ctrl-C to stop)");
     if a.open {
-        if let Err(e) = webbrowser::open(&url) {
-            tracing::warn!("could not open a browser ({e}); open {url} by hand");
+        // Said on the terminal whatever the log level: without it a failed --open is silent.
+        match webbrowser::open(&url) {
+            Ok(()) => eprintln!("koma play: asked the default browser to open {url}"),
+            Err(e) => eprintln!("koma play: could not start a browser ({e}); open {url} by hand"),
         }
     }
     server.wait();

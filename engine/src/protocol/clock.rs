@@ -131,7 +131,11 @@ pub fn read_go(
             w if w == own_time && takes_value => clock.remaining = ms,
             w if w == own_inc && takes_value => clock.increment = ms.unwrap_or_default(),
             w if (w == other_time || w == other_inc) && takes_value => {}
-            "depth" | "mate" if takes_value => {}
+            "depth" | "mate" if takes_value => problems.push(format!(
+                "go {word} {}: not a limit of this engine (a tree search has no fixed depth); \
+                 searching by the other limits, or the default simulations",
+                words[i + 1]
+            )),
             "byoyomi" if takes_value => clock.byoyomi = ms.unwrap_or_default(),
             "movestogo" if takes_value => {
                 clock.moves_to_go = value.map(|n| n.min(u32::MAX as u64) as u32)
@@ -146,7 +150,7 @@ pub fn read_go(
             && !matches!(word, "infinite" | "ponder")
             && !problems
                 .last()
-                .is_some_and(|p| p.ends_with(&format!("'{word}'")));
+                .is_some_and(|p| p.ends_with(&format!("cannot read '{word}'")));
         i += if known_with_value { 2 } else { 1 };
     }
     (clock, problems)
@@ -229,7 +233,9 @@ mod tests {
         assert_eq!(c.byoyomi, ms(3000));
         assert_eq!(c.nodes, Some(50));
         assert_eq!(c.movetime, Some(ms(9)));
-        assert_eq!(p, vec!["go: cannot read 'x'".to_owned()]);
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert!(p[0].starts_with("go depth 4: not a limit"), "{p:?}");
+        assert_eq!(p[1], "go: cannot read 'x'");
         let words = ["infinite", "searchmoves", "e3e4", "e7e6"];
         let (before, moves) = split_searchmoves(&words);
         assert_eq!((before, moves), (&words[..1], Some(&words[2..])));

@@ -100,6 +100,16 @@ impl Jobs {
         }
     }
 
+    /// Threads searching each move, from the next search on (the one under way is
+    /// cancelled).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.cancel();
+        self.searcher
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .set_threads(threads);
+    }
+
     /// Forgets the search tree (a new game).
     pub fn new_game(&mut self) {
         self.cancel();

@@ -86,6 +86,15 @@ impl Engine {
         *self.game() = Game::new(start, Color::White);
     }
 
+    /// Threads searching each move together, and libtorch's threads for the network, as
+    /// `--threads` sets them at start-up.
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.max(1);
+        self.jobs.set_threads(threads);
+        self.config.options.threads = threads;
+        tch::set_num_threads(threads.min(i32::MAX as usize) as i32);
+    }
+
     /// The GUI's position could not be set up (`why`): nothing is searched until one can.
     pub fn refuse_position(&mut self, why: String) {
         self.jobs.cancel();

@@ -6,9 +6,10 @@
 use crate::protocol::letters::{parse_move, Letters};
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
-use crate::protocol::uci_like::{go_with_info, parse_moves, MoveForm};
+use crate::protocol::uci_like::{
+    go_with_info, option_lines, parse_moves, read_setoption, set_shared_option, MoveForm,
+};
 use koma_rules::{Move, Position};
-use std::time::Duration;
 
 /// Runs UCI on `lines` (the first, `uci`, included) until `quit` or the end of input.
 pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &Out) {
@@ -25,10 +26,9 @@ pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &O
                 out.line(format!(
                     "option name UCI_Variant type combo default {id} var {id}"
                 ));
-                out.line(format!(
-                    "option name MoveOverhead type spin default {} min 0 max 10000",
-                    engine.config.overhead.as_millis()
-                ));
+                for l in option_lines(engine) {
+                    out.line(l);
+                }
                 out.line("uciok");
             }
             "isready" => out.line("readyok"),
@@ -60,27 +60,23 @@ pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &O
 }
 
 fn set_option(engine: &mut Engine, rest: &[&str], out: &Out) {
-    let text = rest.join(" ");
-    let (name, value) = match text.strip_prefix("name ").map(|r| r.split_once(" value ")) {
-        Some(Some((n, v))) => (n.trim(), v.trim()),
-        Some(None) => (text[5..].trim(), ""),
-        None => {
-            out.line(format!("info string error malformed setoption: {text}"));
-            return;
-        }
+    let Some((name, value)) = read_setoption(rest) else {
+        out.line(format!(
+            "info string error malformed setoption: {}",
+            rest.join(" ")
+        ));
+        return;
     };
+    let (name, value) = (name.as_str(), value.as_str());
+    if set_shared_option(engine, name, value, out) {
+        return;
+    }
     match name {
         "UCI_Variant" if value == engine.variant.id => {}
         "UCI_Variant" => out.line(format!(
             "info string error this model plays {}, not '{value}'",
             engine.variant.id
         )),
-        "MoveOverhead" => match value.parse::<u64>() {
-            Ok(ms) if ms <= 10_000 => engine.config.overhead = Duration::from_millis(ms),
-            _ => out.line(format!(
-                "info string error MoveOverhead '{value}' is not from 0 to 10000"
-            )),
-        },
         _ => out.line(format!("info string error unknown option: {name}")),
     }
 }

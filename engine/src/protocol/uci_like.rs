@@ -7,6 +7,74 @@ use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
 use crate::search::Progress;
 use koma_rules::{Color, Move, Position};
+use std::time::Duration;
+
+/// Most threads a GUI may ask for.
+const MAX_THREADS: usize = 256;
+/// Most simulations a move a GUI may ask for.
+const MAX_SIMS: u32 = 10_000_000;
+
+/// The options koma-engine offers over UCI and USI, as `option` lines after `id`:
+/// `MoveOverhead` (ms kept back per move), `Threads` (search and network threads) and
+/// `Simulations`, the strength setting: simulations per move when the GUI sets no limit.
+pub fn option_lines(engine: &Engine) -> Vec<String> {
+    vec![
+        format!(
+            "option name MoveOverhead type spin default {} min 0 max 10000",
+            engine.config.overhead.as_millis()
+        ),
+        format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            engine.config.options.threads
+        ),
+        format!(
+            "option name Simulations type spin default {} min 1 max {MAX_SIMS}",
+            engine.config.default_sims
+        ),
+    ]
+}
+
+/// `name` and `value` of a `setoption name NAME [value VALUE]` line's words after
+/// `setoption`; `None` when malformed.
+pub fn read_setoption(rest: &[&str]) -> Option<(String, String)> {
+    let text = rest.join(" ");
+    let after = text.strip_prefix("name ")?;
+    Some(match after.split_once(" value ") {
+        Some((n, v)) => (n.trim().to_owned(), v.trim().to_owned()),
+        None => (after.trim().to_owned(), String::new()),
+    })
+}
+
+/// Sets an option UCI and USI share, answering a bad value with an `info string error`;
+/// false when `name` is none of them. The GUI's hash size is accepted and said to be unused.
+pub fn set_shared_option(engine: &mut Engine, name: &str, value: &str, out: &Out) -> bool {
+    match name {
+        "MoveOverhead" => match value.parse::<u64>() {
+            Ok(ms) if ms <= 10_000 => engine.config.overhead = Duration::from_millis(ms),
+            _ => out.line(format!(
+                "info string error MoveOverhead '{value}' is not from 0 to 10000"
+            )),
+        },
+        "Threads" => match value.parse::<usize>() {
+            Ok(n) if (1..=MAX_THREADS).contains(&n) => engine.set_threads(n),
+            _ => out.line(format!(
+                "info string error Threads '{value}' is not from 1 to {MAX_THREADS}"
+            )),
+        },
+        "Simulations" => match value.parse::<u32>() {
+            Ok(n) if (1..=MAX_SIMS).contains(&n) => engine.config.default_sims = n,
+            _ => out.line(format!(
+                "info string error Simulations '{value}' is not from 1 to {MAX_SIMS}"
+            )),
+        },
+        "Hash" | "USI_Hash" => out.line(format!(
+            "info string {name} is not used: the search tree grows as the search needs and \
+             is kept between moves"
+        )),
+        _ => return false,
+    }
+    true
+}
 
 /// Plays `texts` from `start` with `parse`, naming the first bad move and its index.
 pub fn parse_moves(

@@ -8,9 +8,10 @@
 use crate::protocol::letters::Letters;
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
-use crate::protocol::uci_like::{go_with_info, parse_moves, MoveForm};
+use crate::protocol::uci_like::{
+    go_with_info, option_lines, parse_moves, read_setoption, set_shared_option, MoveForm,
+};
 use koma_rules::{Geometry, Move, Position, Promotion, Square, Variant};
-use std::time::Duration;
 
 /// The USI side of a variant: its letters and square names.
 #[derive(Debug, Clone, Copy)]
@@ -177,27 +178,24 @@ pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &O
             "usi" => {
                 out.line(format!("id name {}", engine.name));
                 out.line("id author the koma developers");
-                out.line(format!(
-                    "option name MoveOverhead type spin default {} min 0 max 10000",
-                    engine.config.overhead.as_millis()
-                ));
+                for l in option_lines(engine) {
+                    out.line(l);
+                }
                 out.line("usiok");
             }
             "isready" => out.line("readyok"),
-            "setoption" => {
-                let text = rest.join(" ");
-                match text
-                    .strip_prefix("name MoveOverhead value ")
-                    .map(|v| v.trim().parse::<u64>())
-                {
-                    Some(Ok(ms)) if ms <= 10_000 => {
-                        engine.config.overhead = Duration::from_millis(ms)
+            "setoption" => match read_setoption(&rest) {
+                Some((name, value)) => {
+                    // GUIs send USI_Ponder to every engine; koma-engine does not ponder.
+                    if !set_shared_option(engine, &name, &value, out) && name != "USI_Ponder" {
+                        out.line(format!("info string error unknown option: {name}"));
                     }
-                    Some(_) => out.line(format!("info string error bad MoveOverhead: {text}")),
-                    // GUIs send their own options (USI_Hash, USI_Ponder) to every engine.
-                    None => {}
                 }
-            }
+                None => out.line(format!(
+                    "info string error malformed setoption: {}",
+                    rest.join(" ")
+                )),
+            },
             "usinewgame" => {
                 engine.jobs.new_game();
                 engine.set_position(Position::start(&engine.variant));

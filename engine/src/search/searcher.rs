@@ -110,6 +110,11 @@ impl<E: Evaluator + Sync> Searcher<E> {
     }
 
     /// Forgets the tree (a new game).
+    /// Threads searching each move from the next search on.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.opts.threads = threads.max(1);
+    }
+
     pub fn clear(&mut self) {
         self.tree.clear();
         self.root = None;
@@ -207,7 +212,7 @@ impl<E: Evaluator + Sync> Searcher<E> {
                 if now >= next_report && tree.root_expanded() {
                     next_report = now + PROGRESS_EVERY;
                     report(&Progress {
-                        simulations: tree.root_visits(),
+                        simulations: tree.root_visits().saturating_sub(start_visits),
                         elapsed: now - began,
                         value: tree.root_value(),
                         pv: tree.principal_variation(PV_LEN),

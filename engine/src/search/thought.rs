@@ -43,7 +43,7 @@ impl Thought {
     /// The search as a progress report.
     pub fn progress(&self) -> Progress {
         Progress {
-            simulations: self.simulations,
+            simulations: self.new_simulations,
             elapsed: self.elapsed,
             value: self.value,
             pv: self.pv.clone(),
@@ -55,7 +55,8 @@ impl Thought {
 /// A search under way, as engine protocols report it while it runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Progress {
-    /// Root visits so far.
+    /// Simulations of this search so far (the visits a reused subtree brought are not
+    /// counted: a GUI that asked for `go nodes 32` sees at most 32).
     pub simulations: u32,
     /// Time since the search began.
     pub elapsed: Duration,
