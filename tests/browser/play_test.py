@@ -207,6 +207,27 @@ def check_page(driver, s, variant, start, files):
         assert page_legal == legal, f"{variant}: legal moves differ from koma moves"
 
 
+def check_panel(driver, variant):
+    """The side panel: each evaluation line says whose view it is, the move list keeps room
+    for several moves and the position text stays inside the panel however long it is."""
+    info = driver.find_element(By.ID, "eval-info").text
+    assert "network: win" in info and "for you" in info, f"{variant}: evaluation '{info}'"
+    assert "search value" in info, f"{variant}: evaluation '{info}'"
+    head = driver.find_element(By.CSS_SELECTOR, "#top-moves thead").text
+    assert "q for you" in head, f"{variant}: top moves header '{head}'"
+    box = driver.execute_script(
+        """
+        const r = (id) => document.getElementById(id).getBoundingClientRect();
+        const card = r('moves-card'), fen = r('fen'), list = r('move-list');
+        return {cardRight: card.right, cardBottom: card.bottom, fenRight: fen.right,
+                fenBottom: fen.bottom, listHeight: list.height};
+        """
+    )
+    assert box["listHeight"] >= 120, f"{variant}: move list {box['listHeight']:.0f} px tall"
+    assert box["fenRight"] <= box["cardRight"] + 1, f"{variant}: position text runs out {box}"
+    assert box["fenBottom"] <= box["cardBottom"] + 1, f"{variant}: position text runs out {box}"
+
+
 def wait_idle(driver, ply_at_least, timeout=180):
     """Waits until the page is idle or over with at least the given ply."""
     body = driver.find_element(By.TAG_NAME, "body")
@@ -315,6 +336,7 @@ def play(driver, variant, start, goals, prepare, rng):
         assert not missing, f"{variant}: never played a {missing}"
         status = driver.find_element(By.ID, "status").text
         assert s["outcome"]["text"] in status, f"{variant}: status '{status}'"
+        check_panel(driver, variant)
         shot = os.path.join(OUT, f"{variant}.png")
         driver.save_screenshot(shot)
         print(f"{variant}: {len(s['history'])} plies ({human_moves} clicked), "

@@ -499,7 +499,10 @@
       $('pv').textContent = '';
       return;
     }
-    // The search's numbers are for the side that searched; the bar is for the person.
+    // The search's numbers are for the side that searched; everything shown is turned to
+    // the person's view, and each line says whose estimate it is: the bar is the network's
+    // own win/draw/loss, the value the search's (network and material term over its
+    // simulations), q each engine move's mean value in the search.
     const swap = a.color !== s.human;
     let [w, d, l] = a.wdl;
     if (swap) [w, l] = [l, w];
@@ -515,15 +518,15 @@
     const yours = swap ? -a.value : a.value;
     const secs = (a.millis / 1000).toFixed(a.millis < 10000 ? 2 : 1);
     info.replaceChildren(
-      el('div', '', `win ${pct(w / total)} \u00b7 draw ${pct(d / total)} \u00b7 loss ${pct(l / total)}`),
-      el('div', '', `value ${signed(yours)} for you (${signed(a.value)} for ${a.color})`),
+      el('div', '', `network: win ${pct(w / total)} \u00b7 draw ${pct(d / total)} \u00b7 loss ${pct(l / total)} for you`),
+      el('div', '', `search value ${signed(yours)} for you (network and material, ${signed(a.value)} for ${a.color})`),
       el('div', '', `${a.simulations} simulations \u00b7 ${secs} s \u00b7 ply ${a.ply}, ${a.color} to move`),
       el('div', '', `best move ${a.best}`),
     );
     body.replaceChildren(...(a.top || []).map((t) => {
       const tr = el('tr', t.move === a.best ? 'best' : '');
       tr.append(el('td', 'mono', t.move), el('td', '', t.visits),
-        el('td', '', `${(t.prior * 100).toFixed(1)}%`), el('td', '', signed(t.q)));
+        el('td', '', `${(t.prior * 100).toFixed(1)}%`), el('td', '', signed(swap ? -t.q : t.q)));
       return tr;
     }));
     $('pv').textContent = a.pv && a.pv.length ? `PV: ${a.pv.join(' ')}` : '';
