@@ -199,6 +199,14 @@ fn a_missing_model_is_reported_with_its_cause_once() {
 }
 
 #[test]
+fn a_missing_run_directory_is_named_as_such() {
+    let (ok, _, err) = koma(&["play", "--run-dir", "/no/such/koma-run"]);
+    assert!(!ok);
+    assert!(err.contains("/no/such/koma-run"), "{err}");
+    assert!(err.contains("no such directory"), "{err}");
+}
+
+#[test]
 fn the_arena_takes_the_variant_from_a_model() {
     let stem = common::tiny_checkpoint("ko-shogi", "arena-variant");
     let player = format!("model:{}:sims=2", stem.display());
