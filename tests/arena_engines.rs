@@ -5,23 +5,12 @@
 
 #[path = "../arena/tests/common/mod.rs"]
 mod common;
+mod koma_cli;
 
+use koma_cli::koma;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn koma(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_koma"))
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("koma runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir =

@@ -2,21 +2,9 @@
 
 #[path = "../arena/tests/common/mod.rs"]
 mod common;
+mod koma_cli;
 
-use std::process::Command;
-
-fn koma(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_koma"))
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("koma runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use koma_cli::koma;
 
 #[test]
 fn perft_prints_the_count() {
