@@ -12,7 +12,7 @@
 //! - [`session`]: the game plus the engine, and the rule that nothing changes while it thinks;
 //! - [`api`]: requests to answers, without any HTTP (so tests call it directly);
 //! - [`page`]: the page's HTML, CSS and script, embedded at build time;
-//! - [`server`]: the HTTP front (tiny_http).
+//! - [`server`]: the HTTP front (hyper), with limits on size, time and connections.
 
 pub mod api;
 pub mod page;
@@ -22,5 +22,5 @@ pub mod state;
 
 pub use api::{handle, ApiResponse};
 pub use page::PAGE;
-pub use server::PlayServer;
+pub use server::{PlayServer, ServerLimits};
 pub use session::{EngineDefaults, Session};

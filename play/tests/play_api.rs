@@ -3,7 +3,7 @@
 
 use koma_engine::search::SearcherOptions;
 use koma_model::{Arch, Model};
-use koma_play::{handle, ApiResponse, EngineDefaults, PlayServer, Session};
+use koma_play::{handle, ApiResponse, EngineDefaults, PlayServer, ServerLimits, Session};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::sync::Arc;
@@ -533,4 +533,141 @@ fn an_error_answer_is_json_with_the_reason() {
     let r = ApiResponse::error(418, "a reason");
     assert_eq!(r.status, 418);
     assert_eq!(r.text(), r#"{"error":"a reason"}"#);
+}
+
+/// Limits short enough for a test: one-second timeouts, two connections.
+fn tight_limits() -> ServerLimits {
+    ServerLimits {
+        head_timeout: Duration::from_secs(1),
+        body_timeout: Duration::from_secs(1),
+        max_head: 8 * 1024,
+        max_body: 4 * 1024,
+        max_connections: 2,
+    }
+}
+
+/// Reads until the server closes the connection (or 10 s pass) and returns what it sent and
+/// how long it took to close.
+fn read_until_closed(stream: &mut std::net::TcpStream) -> (String, Duration) {
+    let started = std::time::Instant::now();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!("the server kept the connection open: {e}"),
+        }
+    }
+    (
+        String::from_utf8_lossy(&got).into_owned(),
+        started.elapsed(),
+    )
+}
+
+#[test]
+fn large_heads_and_bodies_are_refused_over_http() {
+    let s = session("hand-shogi");
+    let server = PlayServer::start_with("127.0.0.1:0", s.clone(), tight_limits()).unwrap();
+    let addr = server.addr();
+    let body = format!(r#"{{"move": "{}"}}"#, "a".repeat(5_000));
+    let (st, text) = http(addr, "POST", "/api/move", &body);
+    assert_eq!(st, 413, "{text}");
+    assert!(text.contains("over 4096 bytes"), "{text}");
+    // A declared length over the limit is refused without waiting for the bytes.
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n"
+    )
+    .unwrap();
+    let (answer, took) = read_until_closed(&mut stream);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+    // A head past 8 KiB.
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "GET /api/state HTTP/1.1\r\nHost: x\r\nX-Padding: {}\r\n\r\n",
+        "p".repeat(20_000)
+    )
+    .unwrap();
+    let (answer, _) = read_until_closed(&mut stream);
+    assert!(answer.starts_with("HTTP/1.1 431"), "{answer}");
+    // Nothing of it reached the game, and the server still answers.
+    let (st, _) = http(addr, "GET", "/api/state", "");
+    assert_eq!(st, 200);
+    assert!(s.moves().is_empty());
+    server.stop();
+}
+
+#[test]
+fn slow_and_idle_clients_are_cut_off() {
+    let s = session("hand-shogi");
+    let server = PlayServer::start_with("127.0.0.1:0", s.clone(), tight_limits()).unwrap();
+    let addr = server.addr();
+    // Connected, never sends anything.
+    let mut idle = std::net::TcpStream::connect(addr).unwrap();
+    // Half a head, then nothing.
+    let mut half_head = std::net::TcpStream::connect(addr).unwrap();
+    write!(half_head, "POST /api/move HTTP/1.1\r\nHost: x\r\n").unwrap();
+    let (_, took) = read_until_closed(&mut idle);
+    assert!(took < Duration::from_secs(4), "idle kept {took:?}");
+    let (_, took) = read_until_closed(&mut half_head);
+    assert!(took < Duration::from_secs(4), "half a head kept {took:?}");
+    // A whole head, then a tenth of the body it announced.
+    let mut slow_body = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        slow_body,
+        "POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{{\"move\":"
+    )
+    .unwrap();
+    let (answer, took) = read_until_closed(&mut slow_body);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("did not arrive within 1 s"), "{answer}");
+    assert!(took < Duration::from_secs(4), "a slow body kept {took:?}");
+    assert!(s.moves().is_empty());
+    let (st, _) = http(addr, "GET", "/api/state", "");
+    assert_eq!(st, 200);
+    server.stop();
+}
+
+#[test]
+fn connections_past_the_limit_are_closed_and_the_rest_still_served() {
+    let s = session("hand-shogi");
+    let limits = ServerLimits {
+        head_timeout: Duration::from_secs(30),
+        ..tight_limits()
+    };
+    let server = PlayServer::start_with("127.0.0.1:0", s, limits).unwrap();
+    let addr = server.addr();
+    let first = std::net::TcpStream::connect(addr).unwrap();
+    let second = std::net::TcpStream::connect(addr).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut third = std::net::TcpStream::connect(addr).unwrap();
+    let (answer, took) = read_until_closed(&mut third);
+    assert!(answer.is_empty(), "{answer}");
+    assert!(took < Duration::from_secs(3), "the third waited {took:?}");
+    drop(first);
+    std::thread::sleep(Duration::from_millis(300));
+    let (st, _) = http(addr, "GET", "/api/state", "");
+    assert_eq!(st, 200, "a slot freed by a closed connection is used again");
+    drop(second);
+    server.stop();
+}
+
+#[test]
+fn an_address_other_machines_reach_is_warned_about() {
+    let s = session("hand-shogi");
+    let local = PlayServer::start("127.0.0.1:0", s.clone()).unwrap();
+    assert_eq!(local.exposure_warning(), None);
+    local.stop();
+    let open = PlayServer::start("0.0.0.0:0", s).unwrap();
+    let warning = open.exposure_warning().expect("a warning for 0.0.0.0");
+    assert!(warning.contains("no authentication"), "{warning}");
+    open.stop();
 }

@@ -52,6 +52,11 @@ pub fn run(a: PlayArgs) -> anyhow::Result<()> {
     let server = PlayServer::start(&addr, session).context("starting the page's server")?;
     let url = server.url();
     println!("koma play: {url} (Ctrl-C to stop)");
+    if let Some(warning) = server.exposure_warning() {
+        // Said on the terminal whatever the log level.
+        eprintln!("koma play: warning: {warning}");
+        tracing::warn!("{warning}");
+    }
     if a.open {
         // Said on the terminal whatever the log level: without it a failed --open is silent.
         match webbrowser::open(&url) {
