@@ -2,7 +2,8 @@
 # A real GUI: Debian's xboard under Xvfb runs an engine-against-engine match between two
 # koma-engine processes, saves the PGN, and tests/xboard/check_match.py checks that every game
 # is complete and every move legal by replaying it with `koma moves`. Installs xboard and xvfb
-# with apt-get when missing (as root); where they cannot be had it says so and skips.
+# with apt-get when missing (as root); where they cannot be had it says so and skips, or fails
+# where CI is set (scripts/component.sh).
 # Usage: scripts/xboard-match.sh [GAMES] [VARIANT] [RUN_DIR]
 #   GAMES: default 2; VARIANT: hand-shogi (default) or gyaku-sama-shogi; RUN_DIR: a run whose
 #   newest model plays (default: an untrained network of the variant).
@@ -26,23 +27,24 @@ case "$variant" in
     ;;
   *) echo "xboard match: XBoard cannot play $variant (hand-shogi or gyaku-sama-shogi)" >&2; exit 1 ;;
 esac
-skip() {
-  echo "xboard match SKIPPED: $*" >&2
-  exit 0
-}
+. scripts/component.sh
 koma="$root/target/release/koma"
 engine="$root/target/release/koma-engine"
 [ -x "$koma" ] && [ -x "$engine" ] || { echo "xboard match: build koma and koma-engine first" >&2; exit 1; }
 export PATH="$PATH:/usr/games"
-if ! command -v xboard >/dev/null || ! command -v xvfb-run >/dev/null; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+# KOMA_XBOARD names the xboard binary to use instead of the one on PATH.
+if [ -z "${KOMA_XBOARD:-}" ] && { ! command -v xboard >/dev/null || ! command -v xvfb-run >/dev/null; }; then
+  if can_install; then
     echo "xboard match: installing xboard and xvfb" >&2
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xboard xvfb) \
-      >/dev/null 2>&1 || skip "xboard and xvfb could not be installed with apt-get"
+      >/dev/null 2>&1 || component_missing "xboard match" "xboard and xvfb could not be installed with apt-get"
   else
-    skip "xboard and xvfb are not installed (apt-get install xboard xvfb)"
+    component_missing "xboard match" "xboard and xvfb are not installed (apt-get install xboard xvfb)"
   fi
 fi
+xboard="${KOMA_XBOARD:-$(command -v xboard)}"
+[ -x "$xboard" ] || component_missing "xboard match" "no xboard at '$xboard'"
+command -v xvfb-run >/dev/null || component_missing "xboard match" "xvfb-run is not installed (apt-get install xvfb)"
 out="$root/target/xboard-match/$variant"
 rm -rf "$out"
 mkdir -p "$out"
@@ -54,7 +56,7 @@ else
 fi
 cmd="$engine ${source[*]} --sims 16"
 # Each side has 5 seconds a game; the engines claim the result (mate, repetition, length).
-timeout 900 xvfb-run -a -s "-screen 0 1280x1024x24" xboard \
+timeout 900 xvfb-run -a -s "-screen 0 1280x1024x24" "$xboard" \
   -fcp "$cmd" -scp "$cmd" "${gui[@]}" \
   -matchMode true -matchGames "$games" -saveGameFile "$out/games.pgn" \
   -timeControl 0:05 -timeIncrement 0 -xponder -popupExitMessage false -autoCallFlag true \

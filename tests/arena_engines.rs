@@ -5,6 +5,7 @@
 
 #[path = "../arena/tests/common/mod.rs"]
 mod common;
+mod component;
 mod koma_cli;
 
 use koma_cli::koma;
@@ -229,4 +230,50 @@ fn the_arena_takes_the_variant_from_a_model() {
     ]);
     assert!(!ok);
     assert_eq!(err.matches("not 'hand-shogi'").count(), 1, "{err}");
+}
+
+/// The real outside engine the README measures against: Fairy-Stockfish (scripts/fairy-stockfish.sh,
+/// Node and the npm registry) plays Hand Shogi in the arena, refereed by koma's rules.
+#[test]
+fn fairy_stockfish_plays_hand_shogi_in_the_arena() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/fairy-stockfish.sh");
+    let install = Command::new(&script)
+        .arg("--install")
+        .stdout(Stdio::null())
+        .output()
+        .expect("bash runs");
+    if !install.status.success() {
+        component::component_missing(
+            "Fairy-Stockfish arena test",
+            &format!(
+                "Fairy-Stockfish could not be installed: {}",
+                String::from_utf8_lossy(&install.stderr).trim()
+            ),
+        );
+        return;
+    }
+    let player = format!("uci:{};go=depth 1;variant=handshogi", script.display());
+    let (ok, out, err) = koma(&[
+        "arena",
+        "--variant",
+        "hand-shogi",
+        "--a",
+        &player,
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--max-plies",
+        "300",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    // Depth 1 against a random mover: both games won, every move legal by koma's rules (an
+    // illegal one would forfeit).
+    let total = out
+        .lines()
+        .find(|l| l.starts_with("total"))
+        .unwrap_or_else(|| panic!("no totals: {out}"));
+    let counts: Vec<&str> = total.split_whitespace().collect();
+    assert_eq!(counts[1..5], ["2", "2", "0", "0"], "{out}");
+    assert!(!out.contains("forfeit") && !err.contains("illegal"), "{out}\n{err}");
 }

