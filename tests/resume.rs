@@ -117,3 +117,89 @@ fn sigkilled_training_resumes_without_loss_or_duplication() {
     assert_eq!(end.games_ingested, games);
     assert_eq!(end.positions_ingested, positions);
 }
+
+/// Every object under `models/` with its bytes.
+fn published_models(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let store = Store::local(&dir.join("store")).unwrap();
+    store
+        .list("models")
+        .unwrap()
+        .into_iter()
+        .filter(|k| k != "models/LATEST")
+        .map(|k| {
+            let bytes = store.get(&k).unwrap().unwrap();
+            (k, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn a_damaged_newest_checkpoint_is_named_and_the_previous_one_resumed() {
+    let dir = common::dir_with_tiny_config("damaged-checkpoint");
+    let out = koma(&dir, &["--steps", "9", "--minutes", "4"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let root = dir.join("trainer");
+    let kept = checkpoint::candidates(&root);
+    assert_eq!(
+        kept.len(),
+        2,
+        "the newest checkpoint and the one before: {kept:?}"
+    );
+    let newest = kept[0].clone();
+    let previous_step = checkpoint::read_state(&kept[1]).unwrap().step;
+    let newest_step = checkpoint::read_state(&newest).unwrap().step;
+    assert!(previous_step < newest_step);
+    let before = published_models(&dir);
+    assert!(
+        before
+            .keys()
+            .any(|k| k.contains(&format!("{newest_step:010}"))),
+        "{:?}",
+        before.keys()
+    );
+    // The newest checkpoint's weights are cut in half, as a full disk or a fault would leave them.
+    let weights = newest.join("weights.safetensors");
+    let len = std::fs::metadata(&weights).unwrap().len();
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&weights)
+        .unwrap();
+    f.set_len(len / 2).unwrap();
+    drop(f);
+
+    let target = newest_step + 6;
+    let out = koma(&dir, &["--steps", &target.to_string(), "--minutes", "4"])
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains(&format!("checkpoint {} is damaged", newest.display()))
+            && log.contains("bytes, the checkpoint wrote"),
+        "the damaged checkpoint is named with what is wrong: {log}"
+    );
+    assert!(
+        log.contains("resuming from checkpoint") && log.contains(&format!("step={previous_step}")),
+        "{log}"
+    );
+    let mut aside = newest.as_os_str().to_owned();
+    aside.push(checkpoint::DAMAGED_SUFFIX);
+    assert!(Path::new(&aside).exists(), "kept for inspection");
+    let end = checkpoint::read_state(&checkpoint::current(&root).unwrap()).unwrap();
+    assert!(end.step >= target, "{} < {target}", end.step);
+    // No published model was lost or replaced, and LATEST did not go back.
+    let after = published_models(&dir);
+    for (k, bytes) in &before {
+        assert_eq!(after.get(k), Some(bytes), "{k} changed or vanished");
+    }
+    let store = Store::local(&dir.join("store")).unwrap();
+    let latest = koma_store::publish::latest(&store).unwrap().unwrap();
+    assert!(latest.step > newest_step, "LATEST at {}", latest.step);
+    let _ = std::fs::remove_dir_all(&dir);
+}

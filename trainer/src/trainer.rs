@@ -51,6 +51,59 @@ pub struct Trainer {
     publish_pending: bool,
     /// Ingest passes since the last look for chunks to delete.
     passes_since_prune: u32,
+    /// The newest step already published when this trainer opened: a trainer resumed from an
+    /// older checkpoint (its newest was damaged) publishes nothing until it passes it, so the
+    /// store's models and LATEST never go back.
+    published_through: Option<u64>,
+}
+
+/// A checkpoint loaded to resume from: its directory, the model, the counters, the optimiser.
+type Resumed = (PathBuf, Model, TrainerState, Sgd);
+
+/// Loads the newest checkpoint that passes its manifest and loads. One that fails is named in
+/// the log and set aside, and the one before it is tried; `None` when there is no checkpoint.
+/// Checkpoints that exist but all fail are an error: starting over would throw the run away.
+fn resume(
+    dir: &Path,
+    variant: &Arc<Variant>,
+    cfg: &RunConfig,
+    device: Device,
+) -> anyhow::Result<Option<Resumed>> {
+    let mut failed = Vec::new();
+    for ck in checkpoint::candidates(dir) {
+        let loaded = checkpoint::verify(&ck).and_then(|()| {
+            let state = checkpoint::read_state(&ck)?;
+            let model = Model::load(&ck.join("weights"), variant, Some(&cfg.model), device)?;
+            let mut opt = Sgd::new(
+                model.var_store(),
+                cfg.trainer.momentum,
+                cfg.trainer.weight_decay,
+            );
+            opt.load(&ck.join("optimizer.safetensors"))
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            Ok((model, state, opt))
+        });
+        match loaded {
+            Ok((model, state, opt)) => return Ok(Some((ck, model, state, opt))),
+            Err(e) => {
+                let aside = checkpoint::set_aside(&ck)?;
+                tracing::error!(
+                    "checkpoint {} is damaged ({e:#}); set aside as {}, trying the one before it",
+                    ck.display(),
+                    aside.display()
+                );
+                failed.push(format!("{}: {e:#}", ck.display()));
+            }
+        }
+    }
+    anyhow::ensure!(
+        failed.is_empty(),
+        "every checkpoint in {} is damaged (set aside with the suffix {}): {}",
+        dir.display(),
+        checkpoint::DAMAGED_SUFFIX,
+        failed.join("; ")
+    );
+    Ok(None)
 }
 
 /// Whether an error is the store failing (an outage to ride out) rather than a fault of koma's
@@ -76,18 +129,8 @@ impl Trainer {
         let dir = run_dir.join("trainer");
         std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
         let index = IngestIndex::open(&dir.join("index.redb"))?;
-        let (model, state, opt) = match checkpoint::current(&dir) {
-            Some(ck) => {
-                let state = checkpoint::read_state(&ck)?;
-                let model = Model::load(&ck.join("weights"), variant, Some(&cfg.model), device)
-                    .with_context(|| format!("resuming from {}", ck.display()))?;
-                let mut opt = Sgd::new(
-                    model.var_store(),
-                    cfg.trainer.momentum,
-                    cfg.trainer.weight_decay,
-                );
-                opt.load(&ck.join("optimizer.safetensors"))
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", ck.display()))?;
+        let (model, state, opt) = match resume(&dir, variant, cfg, device)? {
+            Some((ck, model, state, opt)) => {
                 let dropped = index.truncate(state.chunks_ingested)?;
                 tracing::info!(
                     step = state.step,
@@ -135,6 +178,7 @@ impl Trainer {
             store_wait: Backoff::store(),
             publish_pending: false,
             passes_since_prune: 0,
+            published_through: None,
         };
         // The store must answer before anything else: wait for it (an outage stalls, logged).
         let mut wait = Backoff::store();
@@ -153,6 +197,16 @@ impl Trainer {
             }
         };
         t.rebuild_window()?;
+        if let Some(l) = latest.as_ref().filter(|l| l.step > t.state.step) {
+            tracing::warn!(
+                "the store holds models up to step {}, past this checkpoint's step {}: they are \
+                 kept, and this trainer publishes again from step {}",
+                l.step,
+                t.state.step,
+                l.step + 1
+            );
+            t.published_through = Some(l.step);
+        }
         // A fresh run publishes its initial model; a resumed one whose newest model never
         // reached the store (an outage at its end) publishes it now.
         if latest.is_none_or(|l| l.step < t.state.step) {
@@ -438,6 +492,9 @@ impl Trainer {
 
     /// Publishes, or on a store outage logs it and leaves it to the next ingest pass.
     pub fn publish_or_defer(&mut self) -> anyhow::Result<()> {
+        if self.published_through.is_some_and(|s| self.state.step <= s) {
+            return Ok(());
+        }
         if !self.store_wait.ready() {
             // The store is down: the next ingest pass publishes the newest weights.
             self.publish_pending = true;
