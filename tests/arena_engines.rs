@@ -275,5 +275,8 @@ fn fairy_stockfish_plays_hand_shogi_in_the_arena() {
         .unwrap_or_else(|| panic!("no totals: {out}"));
     let counts: Vec<&str> = total.split_whitespace().collect();
     assert_eq!(counts[1..5], ["2", "2", "0", "0"], "{out}");
-    assert!(!out.contains("forfeit") && !err.contains("illegal"), "{out}\n{err}");
+    assert!(
+        !out.contains("forfeit") && !err.contains("illegal"),
+        "{out}\n{err}"
+    );
 }

@@ -6,6 +6,7 @@
 //! handed to the store's [`koma_store::Uploader`].
 
 mod config;
+mod spool_writes;
 mod stats;
 mod worker;
 

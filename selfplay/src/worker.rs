@@ -8,6 +8,7 @@
 //! sampled opening moves, which games may resign, and the game records.
 
 use crate::config::SelfplayConfig;
+use crate::spool_writes::until_written;
 use crate::stats::Stats;
 use crossbeam::channel::Sender;
 use koma_mcts::driver::{play_games, GameStart, Host, ResignRule, TreeSpec, Turn};
@@ -111,8 +112,17 @@ impl Worker {
             std::slice::from_ref(&self.client),
             self.cfg.games_per_worker.max(1),
         )?;
-        if let Some(p) = host.spool.seal()? {
-            self.send(p);
+        let spool_dir = self.spool.join(&self.id);
+        let sealed = until_written(&self.id, &spool_dir, &self.stop, || host.spool.seal());
+        match sealed {
+            Some(Some(p)) => self.send(p),
+            Some(None) => {}
+            None => tracing::warn!(
+                "worker {}: stopped with {} games in the spool's journal, which could not be \
+                 sealed; the next start with this worker id seals and uploads them",
+                self.id,
+                host.spool.len()
+            ),
         }
         Ok(())
     }
@@ -243,14 +253,27 @@ impl Host for SelfplayHost<'_> {
         if resigned {
             Stats::add(&stats.resignations, 1);
         }
-        self.spool.append(&record)?;
+        let (id, stop) = (&self.worker.id, &self.worker.stop);
+        let dir = self.worker.spool.join(id);
+        let spool = &mut self.spool;
+        if until_written(id, &dir, stop, || spool.append(&record)).is_none() {
+            tracing::warn!(
+                "worker {id}: stopped while the spool could not be written: this last game ({} \
+                 plies) is lost, the games before it are kept",
+                record.moves.len()
+            );
+        }
         self.done += 1;
         Ok(())
     }
 
     fn after_round(&mut self) -> Result<(), StoreError> {
         if self.spool.len() >= self.worker.cfg.games_per_chunk.max(1) {
-            if let Some(p) = self.spool.seal()? {
+            let (id, stop) = (&self.worker.id, &self.worker.stop);
+            let dir = self.worker.spool.join(id);
+            let spool = &mut self.spool;
+            // Stopped while failing: the journal keeps the games, sealed at the end or next start.
+            if let Some(Some(p)) = until_written(id, &dir, stop, || spool.seal()) {
                 self.worker.send(p);
             }
         }

@@ -23,6 +23,9 @@ pub struct Spool {
     worker: String,
     seq: u64,
     journal: File,
+    /// Length of the journal's whole records: a write that fails part way (a full disk) is
+    /// cut back to it, so the next append starts where a record starts.
+    valid: u64,
     games: Vec<GameRecord>,
 }
 
@@ -102,12 +105,15 @@ fn read_journal(path: &Path) -> Result<(Vec<GameRecord>, u64), StoreError> {
 /// Writes `bytes` to `path` through a synced temporary file and a rename.
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     let tmp = path.with_extension("part");
-    File::create(&tmp)
-        .and_then(|mut f| {
-            f.write_all(bytes)?;
-            f.sync_all()
-        })
-        .map_err(io(&tmp))?;
+    let written = File::create(&tmp).and_then(|mut f| {
+        f.write_all(bytes)?;
+        f.sync_all()
+    });
+    if let Err(e) = written {
+        // A part file left behind would hold space a full disk needs back.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(&tmp)(e));
+    }
     std::fs::rename(&tmp, path).map_err(io(path))
 }
 
@@ -158,7 +164,7 @@ impl Spool {
             }
         }
         sealed.sort();
-        let (seq, games, path) = match current {
+        let (seq, games, path, valid) = match current {
             Some((s, path)) => {
                 let (games, valid) = read_journal(&path)?;
                 let f = OpenOptions::new()
@@ -167,7 +173,7 @@ impl Spool {
                     .map_err(io(&path))?;
                 f.set_len(valid).map_err(io(&path))?;
                 f.sync_all().map_err(io(&path))?;
-                (s, games, path)
+                (s, games, path, valid)
             }
             None => {
                 let s = match sealed.last() {
@@ -180,7 +186,7 @@ impl Spool {
                 let path = dir.join(journal_name(s));
                 File::create(&path).map_err(io(&path))?;
                 sync_dir(&dir)?;
-                (s, Vec::new(), path)
+                (s, Vec::new(), path, 0)
             }
         };
         if !games.is_empty() || !sealed.is_empty() {
@@ -201,6 +207,7 @@ impl Spool {
             worker: worker.to_owned(),
             seq,
             journal,
+            valid,
             games,
         };
         Ok(Some((spool, sealed.into_iter().map(|(_, p)| p).collect())))
@@ -238,14 +245,21 @@ impl Spool {
         self.games.is_empty()
     }
 
-    /// Appends a finished game to the journal and syncs it to disk.
+    /// Appends a finished game to the journal and syncs it to disk. On failure (a full disk)
+    /// the journal is cut back to its last whole record and the game is not in it: calling
+    /// again with the same game is safe.
     pub fn append(&mut self, game: &GameRecord) -> Result<(), StoreError> {
         let rec = frame_journal_record(&bincode::serialize(game).expect("records serialise"));
         let path = self.dir.join(journal_name(self.seq));
-        self.journal
+        let written = self
+            .journal
             .write_all(&rec)
-            .and_then(|_| self.journal.sync_data())
-            .map_err(io(&path))?;
+            .and_then(|_| self.journal.sync_data());
+        if let Err(e) = written {
+            let _ = self.journal.set_len(self.valid);
+            return Err(io(&path)(e));
+        }
+        self.valid += rec.len() as u64;
         self.games.push(game.clone());
         Ok(())
     }
@@ -268,6 +282,7 @@ impl Spool {
             .map_err(io(&next))?;
         drop(f);
         self.seq += 1;
+        self.valid = 0;
         self.games.clear();
         Ok(Some(chunk))
     }
@@ -295,6 +310,28 @@ mod tests {
         let d = std::env::temp_dir().join(format!("koma-spool-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         d
+    }
+
+    #[test]
+    fn a_failed_append_keeps_the_journal_whole_and_can_be_tried_again() {
+        let r = root("full");
+        let (mut s, _) = Spool::open(&r, "w0", || Some(0)).unwrap().unwrap();
+        s.append(&game(1)).unwrap();
+        // The journal's writes now fail as on a full disk (Linux's /dev/full: ENOSPC).
+        let real = std::mem::replace(
+            &mut s.journal,
+            OpenOptions::new().append(true).open("/dev/full").unwrap(),
+        );
+        let e = s.append(&game(2)).unwrap_err().to_string();
+        assert!(e.contains("open-0000000000.journal"), "{e}");
+        assert_eq!(s.len(), 1, "the failed game is not counted");
+        // Space returns: the same game is appended again, once.
+        s.journal = real;
+        s.append(&game(2)).unwrap();
+        drop(s);
+        let (s, _) = Spool::open(&r, "w0", || Some(0)).unwrap().unwrap();
+        assert_eq!(s.journal_games(), &[game(1), game(2)]);
+        let _ = std::fs::remove_dir_all(&r);
     }
 
     #[test]
