@@ -9,7 +9,8 @@
 //! - arena: games of the preset's network (64 simulations a move) against `random` through
 //!   the arena's driver, its simulations per second against the raw network figure;
 //! - memory: resident memory of a self-play run sampled over time;
-//! - store (`--store-only`): chunk uploads and model downloads against a local directory.
+//! - store (`--store-only`): chunk uploads and model downloads against a local directory;
+//! - ingest (`--ingest`): one trainer's ingest passes as simulated workers fill the store.
 
 use super::store_args::StoreArgs;
 use clap::Args;
@@ -53,6 +54,17 @@ pub struct BenchArgs {
     /// model download, each against a local-directory store measured in the same run).
     #[arg(long)]
     pub store_only: bool,
+    /// Only the ingest benchmark: simulated workers fill the store given by --store (default
+    /// memory://; an s3:// store gets a fresh prefix under the one given) up to --chunks, and
+    /// one trainer's ingest passes are timed as it grows.
+    #[arg(long)]
+    pub ingest: bool,
+    /// Simulated workers of the ingest benchmark.
+    #[arg(long, default_value_t = 1000)]
+    pub workers: u64,
+    /// Chunks the ingest benchmark fills the store to.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub chunks: u64,
     #[command(flatten)]
     pub store: StoreArgs,
 }
@@ -283,6 +295,21 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         return super::bench_store::run(&url, &a.store.options(), a.seconds);
     }
     let v = load_variant(&a.variant)?;
+    if a.ingest {
+        anyhow::ensure!(a.workers >= 1, "--workers must be at least 1");
+        anyhow::ensure!(a.chunks >= a.workers, "--chunks must be at least --workers");
+        let url = match &a.store.store {
+            None => koma_store::StoreUrl::Memory,
+            Some(u) if u.starts_with("s3://") => koma_store::StoreUrl::parse(&format!(
+                "{}/bench-ingest-{}",
+                u.trim_end_matches('/'),
+                std::process::id()
+            ))?,
+            Some(u) => koma_store::StoreUrl::parse(u)?,
+        };
+        let store = Store::open(&url, &a.store.options())?;
+        return super::bench_ingest::run(&v, store, a.workers, a.chunks);
+    }
     if a.profile {
         let cfg = RunConfig::preset(&v.id, "cpu")
             .ok_or_else(|| anyhow::anyhow!("no CPU training preset for {}", v.id))?;

@@ -3,6 +3,7 @@
 mod analyse;
 mod arena;
 mod bench;
+mod bench_ingest;
 mod bench_profile;
 mod bench_store;
 mod games;

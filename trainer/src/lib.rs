@@ -8,6 +8,7 @@
 pub mod checkpoint;
 pub mod config;
 pub mod index;
+pub mod listing;
 pub mod metrics;
 pub mod optimizer;
 mod publishing;
@@ -18,4 +19,4 @@ mod trainer;
 
 pub use config::{RunConfig, TrainerConfig};
 pub use publishing::publish_model;
-pub use trainer::{StepLosses, Trainer};
+pub use trainer::{PassStats, StepLosses, Trainer};

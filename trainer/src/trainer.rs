@@ -3,7 +3,8 @@
 
 use crate::checkpoint::{self, TrainerState};
 use crate::config::RunConfig;
-use crate::index::IngestIndex;
+use crate::index::{IngestIndex, Ingested};
+use crate::listing::{ChunkListing, SWEEP_EVERY};
 use crate::metrics::Metrics;
 use crate::optimizer::Sgd;
 use crate::publishing::publish_model;
@@ -30,6 +31,26 @@ pub struct StepLosses {
     pub material: f64,
 }
 
+/// Chunks fetched from the store at once.
+const FETCH_BATCH: usize = 64;
+
+/// Chunks recorded in the ingest index per commit.
+const INDEX_BATCH: usize = 1024;
+
+/// One ingest pass: how long listing the store took, whether it listed every chunk, the keys
+/// it listed and the chunks it took in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PassStats {
+    /// Time spent listing.
+    pub listing: std::time::Duration,
+    /// Whether the pass listed every chunk (a sweep).
+    pub full: bool,
+    /// Keys listed.
+    pub keys: usize,
+    /// Chunks taken in.
+    pub ingested: usize,
+}
+
 /// The trainer.
 pub struct Trainer {
     variant: Arc<Variant>,
@@ -51,6 +72,10 @@ pub struct Trainer {
     publish_pending: bool,
     /// Ingest passes since the last look for chunks to delete.
     passes_since_prune: u32,
+    /// Finds new chunks without listing them all.
+    listing: ChunkListing,
+    /// The last ingest pass.
+    last_pass: PassStats,
     /// The newest step already published when this trainer opened: a trainer resumed from an
     /// older checkpoint (its newest was damaged) publishes nothing until it passes it, so the
     /// store's models and LATEST never go back.
@@ -178,6 +203,8 @@ impl Trainer {
             store_wait: Backoff::store(),
             publish_pending: false,
             passes_since_prune: 0,
+            listing: ChunkListing::new(SWEEP_EVERY),
+            last_pass: PassStats::default(),
             published_through: None,
         };
         // The store must answer before anything else: wait for it (an outage stalls, logged).
@@ -312,47 +339,97 @@ impl Trainer {
     }
 
     fn ingest_new(&mut self) -> anyhow::Result<u64> {
-        let mut keys: Vec<String> = self
-            .store
-            .list("games")?
-            .into_iter()
-            .filter(|k| ChunkName::parse_key(k).is_some())
-            .collect();
-        keys.sort();
+        let started = std::time::Instant::now();
+        let listed = self.listing.pass(&self.store)?;
+        self.last_pass = PassStats {
+            listing: started.elapsed(),
+            full: listed.full,
+            keys: listed.keys.len(),
+            ingested: 0,
+        };
+        let mut pending = Vec::new();
+        let added = self.ingest_keys(listed.keys, &mut pending);
+        // Chunks taken in before a failure are recorded too, or the next pass would take them
+        // in twice.
+        self.index.add_all(&pending)?;
+        added
+    }
+
+    /// Takes in those of `keys` not ingested yet, leaving in `pending` the ones not yet
+    /// recorded in the index.
+    fn ingest_keys(
+        &mut self,
+        keys: Vec<String>,
+        pending: &mut Vec<Ingested>,
+    ) -> anyhow::Result<u64> {
         let mut added = 0;
+        let mut fresh = Vec::new();
         for key in keys {
-            if self.index.contains(&key)? {
-                continue;
+            if ChunkName::parse_key(&key).is_some() && !self.index.contains(&key)? {
+                fresh.push(key);
             }
-            let Some(bytes) = self.store.get(&key)? else {
-                continue;
-            };
-            let (positions, games) = match chunk::decode(&key, &bytes) {
-                Ok(records) => {
-                    let mut samples = Vec::new();
-                    for r in &records {
-                        match samples_of(r, &self.variant, &self.targets) {
-                            Ok(s) => samples.extend(s),
-                            Err(e) => tracing::warn!("chunk {key}: a game does not replay: {e}"),
-                        }
-                    }
-                    let n = samples.len() as u64;
-                    self.window.push(samples);
-                    (n, records.len() as u64)
-                }
-                Err(e) => {
-                    tracing::warn!("{e}; skipped");
-                    (0, 0)
-                }
-            };
-            self.index
-                .add(&key, self.state.chunks_ingested, positions, games)?;
-            self.state.chunks_ingested += 1;
-            self.state.positions_ingested += positions;
-            self.state.games_ingested += games;
-            added += positions;
+        }
+        // Fetched a batch at a time, many requests in flight, then decoded in order.
+        for batch in fresh.chunks(FETCH_BATCH) {
+            let fetched = self.store.get_many(batch);
+            for (key, bytes) in batch.iter().zip(fetched) {
+                let Some(bytes) = bytes? else {
+                    continue;
+                };
+                added += self.take_in(key.clone(), &bytes, pending)?;
+            }
         }
         Ok(added)
+    }
+
+    /// Takes in one fetched chunk; returns its training positions.
+    fn take_in(
+        &mut self,
+        key: String,
+        bytes: &[u8],
+        pending: &mut Vec<Ingested>,
+    ) -> anyhow::Result<u64> {
+        let (positions, games) = match chunk::decode(&key, bytes) {
+            Ok(records) => {
+                let mut samples = Vec::new();
+                for r in &records {
+                    match samples_of(r, &self.variant, &self.targets) {
+                        Ok(s) => samples.extend(s),
+                        Err(e) => tracing::warn!("chunk {key}: a game does not replay: {e}"),
+                    }
+                }
+                let n = samples.len() as u64;
+                self.window.push(samples);
+                (n, records.len() as u64)
+            }
+            Err(e) => {
+                tracing::warn!("{e}; skipped");
+                (0, 0)
+            }
+        };
+        pending.push(Ingested {
+            key,
+            order: self.state.chunks_ingested,
+            positions,
+            games,
+        });
+        self.state.chunks_ingested += 1;
+        self.state.positions_ingested += positions;
+        self.state.games_ingested += games;
+        self.last_pass.ingested += 1;
+        // Recorded in batches: the index commits (a disk sync) once per batch. A crash
+        // before a commit loses nothing: the run resumes from a checkpoint taken after
+        // one, and takes those chunks in again.
+        if pending.len() >= INDEX_BATCH {
+            self.index.add_all(pending)?;
+            pending.clear();
+        }
+        Ok(positions)
+    }
+
+    /// What the last ingest pass listed and took in.
+    pub fn last_pass(&self) -> PassStats {
+        self.last_pass
     }
 
     /// Removes chunks that have left the replay window from the store, when so configured;

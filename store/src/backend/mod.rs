@@ -18,6 +18,10 @@ use object_store::{ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload}
 use std::path::Path;
 use std::sync::Arc;
 
+/// Requests in flight at once for the calls that make many ([`Store::get_many`],
+/// [`Store::list_after_each`]).
+pub const CONCURRENT: usize = 16;
+
 /// A blocking facade over an object store, shared by worker and trainer threads.
 #[derive(Debug)]
 pub struct Store {
@@ -119,6 +123,28 @@ impl Store {
         }
     }
 
+    /// The bytes under each of `keys` (`None` where absent), fetched [`CONCURRENT`] at a time:
+    /// against a remote store, one request after another would spend the time waiting.
+    pub fn get_many(&self, keys: &[String]) -> Vec<Result<Option<Vec<u8>>, StoreError>> {
+        use futures::StreamExt;
+        self.rt.block_on(
+            futures::stream::iter(keys.iter().map(|k| async move {
+                let r = async {
+                    let g = self.inner.get(&Key::from(k.as_str())).await?;
+                    g.bytes().await
+                }
+                .await;
+                match r {
+                    Ok(b) => Ok(Some(b.to_vec())),
+                    Err(object_store::Error::NotFound { .. }) => Ok(None),
+                    Err(e) => Err(Store::err(k)(e)),
+                }
+            }))
+            .buffered(CONCURRENT)
+            .collect::<Vec<_>>(),
+        )
+    }
+
     /// Removes `key` (absent keys are not an error).
     pub fn delete(&self, key: &str) -> Result<(), StoreError> {
         match self.rt.block_on(self.inner.delete(&Key::from(key))) {
@@ -152,6 +178,63 @@ impl Store {
     pub fn list(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
         Ok(self.list_info(prefix)?.into_iter().map(|o| o.key).collect())
     }
+
+    /// Keys under `prefix` that sort after `after` (all of them for `None`), sorted. On S3
+    /// this is one listing from `StartAfter`, so its cost follows the keys returned, not the
+    /// keys under the prefix.
+    pub fn list_after(&self, prefix: &str, after: Option<&str>) -> Result<Vec<String>, StoreError> {
+        self.list_after_each(&[(prefix.to_owned(), after.map(str::to_owned))])
+    }
+
+    /// [`Self::list_after`] for each `(prefix, after)`, [`CONCURRENT`] listings at a time; all
+    /// the keys, sorted.
+    pub fn list_after_each(
+        &self,
+        listings: &[(String, Option<String>)],
+    ) -> Result<Vec<String>, StoreError> {
+        use futures::StreamExt;
+        let lists: Vec<Result<Vec<String>, StoreError>> = self.rt.block_on(
+            futures::stream::iter(listings.iter().map(|(prefix, after)| async move {
+                let p = Key::from(prefix.as_str());
+                let stream = match after {
+                    Some(a) => self
+                        .inner
+                        .list_with_offset(Some(&p), &Key::from(a.as_str())),
+                    None => self.inner.list(Some(&p)),
+                };
+                stream
+                    .map_ok(|m| m.location.to_string())
+                    .try_collect::<Vec<_>>()
+                    .await
+                    .map_err(Store::err(prefix))
+            }))
+            .buffer_unordered(CONCURRENT)
+            .collect::<Vec<_>>(),
+        );
+        let mut out = Vec::new();
+        for l in lists {
+            out.extend(l?);
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// The names one level below `prefix` that hold keys (`games` gives the worker ids of
+    /// `games/<id>/...`), sorted.
+    pub fn list_dirs(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        let p = Key::from(prefix);
+        let listed = self
+            .rt
+            .block_on(self.inner.list_with_delimiter(Some(&p)))
+            .map_err(Store::err(prefix))?;
+        let mut out: Vec<String> = listed
+            .common_prefixes
+            .iter()
+            .filter_map(|d| d.filename().map(str::to_owned))
+            .collect();
+        out.sort();
+        Ok(out)
+    }
 }
 
 #[cfg(test)]
@@ -180,7 +263,28 @@ mod tests {
             assert_eq!(info.len(), 1);
             assert_eq!(info[0].size, 3);
             assert!(info[0].modified > 1_700_000_000);
-            store.delete("games/w0/1.chunk").unwrap();
+            for k in ["games/w0/2.chunk", "games/w0/3.chunk", "games/w1/1.chunk"] {
+                store.put_new(k, b"x".to_vec()).unwrap();
+            }
+            assert_eq!(store.list_dirs("games").unwrap(), ["w0", "w1"]);
+            assert_eq!(
+                store
+                    .list_after("games/w0", Some("games/w0/1.chunk"))
+                    .unwrap(),
+                ["games/w0/2.chunk", "games/w0/3.chunk"]
+            );
+            assert_eq!(
+                store.list_after("games/w0", None).unwrap().len(),
+                3,
+                "no offset: every key"
+            );
+            assert!(store
+                .list_after("games/w1", Some("games/w1/1.chunk"))
+                .unwrap()
+                .is_empty());
+            for k in store.list("games").unwrap() {
+                store.delete(&k).unwrap();
+            }
             store.delete("games/w0/1.chunk").unwrap();
             assert!(store.list("games").unwrap().is_empty());
         }
