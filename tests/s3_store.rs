@@ -685,3 +685,104 @@ fn a_thirty_second_store_outage_loses_and_duplicates_nothing() {
     );
     let _ = std::fs::remove_dir_all(&run.dir);
 }
+
+/// The soak of the learning loop on S3 (`scripts/soak.sh`; ignored in the normal test run): a
+/// trainer and four workers for `KOMA_SOAK_MINUTES` (10 by default) while the store is killed
+/// three times and restarted 20 s later. Every game played is stored once and ingested once.
+#[test]
+#[ignore = "a 10-minute soak: scripts/soak.sh runs it"]
+fn soak_trainer_and_four_workers_through_three_store_kills() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(mut run) = Run::new("soak") else {
+        return;
+    };
+    let minutes: f64 = std::env::var("KOMA_SOAK_MINUTES")
+        .ok()
+        .and_then(|m| m.parse().ok())
+        .unwrap_or(10.0);
+    let total = Duration::from_secs_f64(minutes * 60.0);
+    let store = run.store();
+    let s3 = run.server.s3_port();
+    let start = Instant::now();
+    let mut trainer = run.koma("trainer", "trainer", s3, &[]);
+    let names = ["a", "b", "c", "d"];
+    let mut workers: Vec<Child> = names
+        .iter()
+        .map(|n| run.koma("selfplay", n, s3, &["--worker-id", &format!("w{n}")]))
+        .collect();
+    let mut kills = Vec::new();
+    for k in 1..=3u32 {
+        // Kills at a quarter, a half and three quarters of the run.
+        let at = total.mul_f64(f64::from(k) / 4.0);
+        while start.elapsed() < at {
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        let stored_before = stored_games(&store).len();
+        run.server.stop(); // SIGKILL
+        std::thread::sleep(Duration::from_secs(20));
+        for (p, what) in workers.iter_mut().chain(std::iter::once(&mut trainer)).zip(
+            names
+                .iter()
+                .map(|n| format!("worker {n}"))
+                .chain(std::iter::once("the trainer".to_owned())),
+        ) {
+            assert!(
+                p.try_wait().unwrap().is_none(),
+                "{what} ended with the store down"
+            );
+        }
+        run.server.run();
+        kills.push((start.elapsed().as_secs(), stored_before));
+    }
+    while start.elapsed() < total {
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    wait_for("the spools to empty after the last kill", 180, || {
+        names
+            .iter()
+            .all(|n| sealed_chunks(&run.spool(n), &format!("w{n}-0")).is_empty())
+    });
+    for (w, n) in workers.iter_mut().zip(names) {
+        interrupt(w, &format!("worker {n}"));
+    }
+    interrupt(&mut trainer, "the trainer");
+    // A last trainer pass takes in what the workers uploaded as they stopped.
+    let mut last = run.koma("trainer", "trainer", s3, &["--steps", "0"]);
+    let t = Instant::now();
+    while last.try_wait().unwrap().is_none() {
+        assert!(
+            t.elapsed() < Duration::from_secs(180),
+            "the last trainer pass hangs"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    for n in names.iter().chain(&["trainer"]) {
+        let log = run.log(n);
+        assert!(!log.contains("panicked"), "{n}: {log}");
+        assert!(
+            log.contains("answers again") || log.contains("takes uploads again"),
+            "{n} did not see the store come back:\n{log}"
+        );
+    }
+    let stored = check_ingested_once(&run, &store);
+    let mut played = 0;
+    for n in names {
+        let worker = format!("w{n}-0");
+        let p = games_played(&run.log(n)) as usize;
+        assert_eq!(
+            p,
+            games_of(&stored, &worker).len(),
+            "games played by {worker} vs games of it in the store"
+        );
+        played += p;
+    }
+    let st = status::read(&store).unwrap().unwrap();
+    eprintln!(
+        "s3 soak: {minutes} min, trainer and 4 workers, store killed at {:?} s (chunks stored before each kill: {:?}); {} chunks, {played} games played, stored and ingested once each; trainer step {}",
+        kills.iter().map(|k| k.0).collect::<Vec<_>>(),
+        kills.iter().map(|k| k.1).collect::<Vec<_>>(),
+        stored.len(),
+        st.step
+    );
+    let _ = std::fs::remove_dir_all(&run.dir);
+}
