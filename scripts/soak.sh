@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The long soaks, each printing what it held (the short versions run in scripts/test.sh):
+# The soaks, each printing what it held (the first two also run in scripts/test.sh):
 # - koma play: 50 concurrent HTTP clients for KOMA_SOAK_SECONDS (default 60);
 # - koma-engine: a KOMA_SOAK_GAMES-game arena match over USI and UCI (default 200);
 # - a trainer and four workers on a real SeaweedFS store for KOMA_SOAK_MINUTES (default 10),
 #   the store killed three times and restarted 20 s later.
-# Usage: scripts/soak.sh   (after ./scripts/setup.sh; about 20 minutes on 2 cores)
+# Usage: scripts/soak.sh   (about 15 minutes on 2 cores)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

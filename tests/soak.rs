@@ -6,8 +6,8 @@
 //! - `koma-engine` through a long arena match over USI and UCI: no forfeit, no engine process
 //!   left behind, the engines' memory and thread counts flat.
 //!
-//! Lengths: `KOMA_SOAK_SECONDS` (play, default 60) and `KOMA_SOAK_GAMES` (engine, default 40
-//! games; `scripts/soak.sh` runs 200, with the S3 soak).
+//! Lengths: `KOMA_SOAK_SECONDS` (play, default 60) and `KOMA_SOAK_GAMES` (engine, default 200
+//! games at 20 ms a move). `scripts/soak.sh` runs them with the S3 soak.
 
 #[path = "../arena/tests/common/mod.rs"]
 mod common;
@@ -297,7 +297,7 @@ struct Sample {
 
 #[test]
 fn koma_engine_holds_a_long_arena_match() {
-    let games: usize = env_or("KOMA_SOAK_GAMES", 40);
+    let games: usize = env_or("KOMA_SOAK_GAMES", 200);
     let stem = common::tiny_checkpoint("hand-shogi", "soak-engine");
     let needle = stem.display().to_string();
     let engine = format!("{} --model {needle}", env!("CARGO_BIN_EXE_koma-engine"));
@@ -310,8 +310,9 @@ fn koma_engine_holds_a_long_arena_match() {
             &games.to_string(),
         ])
         .args(["--max-plies", "60"])
-        .args(["--a", &format!("usi:{engine};go=nodes 2")])
-        .args(["--b", &format!("uci:{engine};go=nodes 2")])
+        // A fast limit: 20 ms a move (the root mate search takes a quarter of it).
+        .args(["--a", &format!("usi:{engine};go=byoyomi 20")])
+        .args(["--b", &format!("uci:{engine};go=movetime 20")])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -220,8 +220,11 @@ impl<E: Evaluator + Sync> Searcher<E> {
                     });
                 }
             }
-            !(stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                || deadline.is_some_and(|d| Instant::now() >= d))
+            // A move is owed whatever the clock says: the root is expanded (one network call)
+            // even when the time, or a stop, came first, e.g. at a few milliseconds a move.
+            !tree.root_expanded()
+                || !(stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                    || deadline.is_some_and(|d| Instant::now() >= d))
         };
         let playable = if self.opts.threads > 1 {
             simulate_shared(
