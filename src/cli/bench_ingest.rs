@@ -15,7 +15,7 @@ use std::time::Instant;
 
 /// A chunk as a worker writes it: one game of random legal moves with a search target on every
 /// position.
-fn sample_chunk(v: &Arc<Variant>, rng: &mut StdRng) -> Vec<u8> {
+fn sample_chunk(v: &Arc<Variant>, rng: &mut StdRng) -> (Vec<u8>, usize) {
     let mut pos = Position::start(v);
     let (mut moves, mut searches) = (Vec::new(), Vec::new());
     for _ in 0..rng.gen_range(10..30) {
@@ -31,7 +31,8 @@ fn sample_chunk(v: &Arc<Variant>, rng: &mut StdRng) -> Vec<u8> {
         }));
         pos.make_move(legal[i]);
     }
-    chunk::encode(&[GameRecord {
+    let plies = moves.len();
+    let bytes = chunk::encode(&[GameRecord {
         variant: v.id.clone(),
         start: None,
         moves,
@@ -40,7 +41,8 @@ fn sample_chunk(v: &Arc<Variant>, rng: &mut StdRng) -> Vec<u8> {
         reason: "bench".into(),
         resigned: false,
         model_step: 0,
-    }])
+    }]);
+    (bytes, plies)
 }
 
 /// Puts chunks until the store holds `upto`, spread round-robin over `workers`, from a few
@@ -87,10 +89,12 @@ pub fn run(v: &Arc<Variant>, store: Store, workers: u64, max_chunks: u64) -> any
     let dir = std::env::temp_dir().join(format!("koma-bench-ingest-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut rng = StdRng::seed_from_u64(5);
-    let pool: Vec<Vec<u8>> = (0..64).map(|_| sample_chunk(v, &mut rng)).collect();
+    let (pool, plies): (Vec<Vec<u8>>, Vec<usize>) =
+        (0..64).map(|_| sample_chunk(v, &mut rng)).unzip();
+    let positions = plies.iter().sum::<usize>() as f64 / plies.len() as f64;
     let mut trainer = Trainer::open(&dir, v, &cfg, tch::Device::Cpu, store.clone())?;
     println!(
-        "bench ingest: {} simulated workers, chunks of one {} game, store {}",
+        "bench ingest: {} simulated workers, chunks of one {} game ({positions:.1} training positions on average), store {}",
         workers,
         v.name,
         store.url()
@@ -139,11 +143,12 @@ pub fn run(v: &Arc<Variant>, store: Store, workers: u64, max_chunks: u64) -> any
         let all = store.list("games")?.len();
         let full_s = t.elapsed().as_secs_f64();
         println!(
-            "bench ingest at {size} chunks: pass with {} new chunks {:.3} s (listing {:.3} s, {:.0} chunks/s taken in); idle pass listing {:.3} s; full listing of {all} keys {:.3} s (ratio full/incremental listing {:.1}); catch-up of {caught_up} chunks {:.0} chunks/s; fill {:.0} puts/s",
+            "bench ingest at {size} chunks: pass with {} new chunks {:.3} s (listing {:.3} s, {:.0} chunks/s, {:.0} positions/s taken in); idle pass listing {:.3} s; full listing of {all} keys {:.3} s (ratio full/incremental listing {:.1}); catch-up of {caught_up} chunks {:.0} chunks/s; fill {:.0} puts/s",
             pass.ingested,
             pass_s,
             pass.listing.as_secs_f64(),
             pass.ingested as f64 / pass_s,
+            pass.ingested as f64 * positions / pass_s,
             idle.listing.as_secs_f64(),
             full_s,
             full_s / pass.listing.as_secs_f64().max(1e-9),
