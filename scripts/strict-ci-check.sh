@@ -32,9 +32,9 @@ check() {
   fi
 }
 check "the S3 store tests" "S3 store test" \
-  env KOMA_WEED=/nonexistent/weed cargo test --release --quiet --test s3_store -- --nocapture
+  env KOMA_WEED=/nonexistent/weed cargo test --workspace --release --quiet --test s3_store -- --nocapture
 check "the Fairy-Stockfish test" "Fairy-Stockfish arena test" \
-  env KOMA_NODE=/nonexistent/node cargo test --release --quiet --test arena_engines fairy -- --nocapture
+  env KOMA_NODE=/nonexistent/node cargo test --workspace --release --quiet --test arena_engines fairy -- --nocapture
 check "the browser test" "browser test" \
   env KOMA_CHROMIUM=/nonexistent/chromium scripts/browser-test.sh
 check "the XBoard test" "xboard match" \
