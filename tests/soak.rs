@@ -391,8 +391,10 @@ fn koma_engine_holds_a_long_arena_match() {
         rss_late <= rss_early + rss_early / 10 + 16 * 1024,
         "the engines' memory grew: {running:?}"
     );
+    // A search thread lives only while an engine thinks, so a sample sees one more or less;
+    // a leak would add one a move.
     assert!(
-        thr_late <= thr_early,
+        thr_late <= thr_early + 2,
         "the engines' threads grew: {running:?}"
     );
 }
