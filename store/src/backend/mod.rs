@@ -112,15 +112,7 @@ impl Store {
 
     /// The bytes under `key`, or `None` if absent.
     pub fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        let r = self.rt.block_on(async {
-            let g = self.inner.get(&Key::from(key)).await?;
-            g.bytes().await
-        });
-        match r {
-            Ok(b) => Ok(Some(b.to_vec())),
-            Err(object_store::Error::NotFound { .. }) => Ok(None),
-            Err(e) => Err(Store::err(key)(e)),
-        }
+        self.rt.block_on(self.fetch(key))
     }
 
     /// The bytes under each of `keys` (`None` where absent), fetched [`CONCURRENT`] at a time:
@@ -128,21 +120,24 @@ impl Store {
     pub fn get_many(&self, keys: &[String]) -> Vec<Result<Option<Vec<u8>>, StoreError>> {
         use futures::StreamExt;
         self.rt.block_on(
-            futures::stream::iter(keys.iter().map(|k| async move {
-                let r = async {
-                    let g = self.inner.get(&Key::from(k.as_str())).await?;
-                    g.bytes().await
-                }
-                .await;
-                match r {
-                    Ok(b) => Ok(Some(b.to_vec())),
-                    Err(object_store::Error::NotFound { .. }) => Ok(None),
-                    Err(e) => Err(Store::err(k)(e)),
-                }
-            }))
-            .buffered(CONCURRENT)
-            .collect::<Vec<_>>(),
+            futures::stream::iter(keys.iter().map(|k| self.fetch(k)))
+                .buffered(CONCURRENT)
+                .collect::<Vec<_>>(),
         )
+    }
+
+    /// One object's bytes, `None` if absent (the one read that `get` and `get_many` share).
+    async fn fetch(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let r = async {
+            let g = self.inner.get(&Key::from(key)).await?;
+            g.bytes().await
+        }
+        .await;
+        match r {
+            Ok(b) => Ok(Some(b.to_vec())),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(Store::err(key)(e)),
+        }
     }
 
     /// Removes `key` (absent keys are not an error).
