@@ -13,8 +13,10 @@
 //! win condition).
 
 pub mod attacks;
+pub mod checks;
 pub mod color;
 pub mod counters;
+pub mod diagram;
 pub mod fen;
 pub mod geometry;
 pub mod ko_shogi;
@@ -36,7 +38,9 @@ mod walker;
 pub mod xbetza;
 pub mod zobrist;
 
+pub use checks::Checks;
 pub use color::Color;
+pub use diagram::{Diagram, How};
 pub use fen::PositionTextError;
 pub use geometry::Geometry;
 pub use material::{PieceValues, ROYAL_VALUE};

@@ -202,3 +202,46 @@ fn the_ko_shogi_module_checks_what_it_needs() {
     let (_, msg) = error_of(&text);
     assert!(msg.contains("single leaps"), "{msg}");
 }
+
+#[test]
+fn promoted_forms_are_labelled_by_the_kind_they_become() {
+    let label = |variant: &str, id: &str| {
+        let v = Variant::load(variant).unwrap();
+        v.pieces.iter().find(|p| p.id == id).unwrap().label.clone()
+    };
+    // A namesake among the unpromoted kinds gives its ID; otherwise the name's initials.
+    assert_eq!(label("gyaku-sama-shogi", "+G"), "R");
+    assert_eq!(label("gyaku-sama-shogi", "+KY"), "LN");
+    assert_eq!(label("gyaku-sama-shogi", "+BT"), "FS");
+    assert_eq!(label("hand-shogi", "+N"), "PK");
+    assert_eq!(label("hand-shogi", "N"), "N");
+    // Ko Shogi's promoted kinds have IDs of their own.
+    assert_eq!(label("ko-shogi", "MA"), "MA");
+    // Kinds of different names never share a label, in any built-in variant.
+    for id in koma_rules::variant::builtin_ids() {
+        let v = Variant::load(id).unwrap();
+        for a in &v.pieces {
+            assert!(
+                !a.label.is_empty() && a.label.chars().count() <= 4,
+                "{id}: {}",
+                a.label
+            );
+            for b in &v.pieces {
+                if a.name.to_lowercase() != b.name.to_lowercase() {
+                    assert_ne!(a.label, b.label, "{id}: {} and {}", a.name, b.name);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_label_given_in_the_file_is_used_and_checked() {
+    let text = HAND.replace("betza = \"ffN\"", "betza = \"ffN\"\nlabel = \"Kn\"");
+    let v = Variant::from_toml(&text, "x.toml").unwrap();
+    assert_eq!(v.pieces.iter().find(|p| p.id == "N").unwrap().label, "Kn");
+    let text = HAND.replace("betza = \"ffN\"", "betza = \"ffN\"\nlabel = \"Knight\"");
+    let (line, msg) = error_of(&text);
+    assert_eq!(line, line_of(&text, "label = \"Knight\""));
+    assert!(msg.contains("1 to 4 characters"), "{msg}");
+}

@@ -55,19 +55,36 @@ impl KoShogi {
 
     /// Whether `color`'s sole objective piece could be removed by the other side's next move.
     pub(crate) fn in_check(&self, pos: &Position, color: Color) -> bool {
+        self.checks(pos, color, true).is_some()
+    }
+
+    /// `color`'s sole objective piece and the squares of the pieces whose next move could
+    /// remove it (none if it is not in check); with `first`, only the first such piece.
+    pub(crate) fn checks(
+        &self,
+        pos: &Position,
+        color: Color,
+        first: bool,
+    ) -> Option<(Square, Vec<Square>)> {
         let k = &self.k;
-        let Some(target) = self.sole_objective(pos, color) else {
-            return false;
-        };
+        let target = self.sole_objective(pos, color)?;
         let by = color.opposite();
         let mut moves: Vec<Move> = Vec::with_capacity(256);
         self.generate(pos, by, &mut moves);
         let flame = Piece::new(k.pf, by);
-        moves.iter().any(|m| {
-            (m.to() == target && m.to() != m.from())
+        let mut from: Vec<Square> = Vec::new();
+        for m in &moves {
+            let removes = (m.to() == target && m.to() != m.from())
                 || m.kills().contains(&target)
                 || (pos.board[m.from().index()] == flame
-                    && self.neighbours.iter().any(|&d| m.to().offset(d) == target))
-        })
+                    && self.neighbours.iter().any(|&d| m.to().offset(d) == target));
+            if removes && !from.contains(&m.from()) {
+                from.push(m.from());
+                if first {
+                    break;
+                }
+            }
+        }
+        (!from.is_empty()).then_some((target, from))
     }
 }

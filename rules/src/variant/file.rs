@@ -93,6 +93,13 @@ pub struct PieceFile {
     pub name: String,
     /// Moves in XBetza.
     pub betza: Spanned<String>,
+    /// The short label boards show (default: see [`crate::variant::labels`]).
+    #[serde(default)]
+    pub label: Option<Spanned<String>>,
+    /// What the piece does that its moves and flags do not say (rule-module powers, history),
+    /// in words, for piece references.
+    #[serde(default)]
+    pub about: Option<String>,
     /// Whether losing it matters: the king-safety rule, or the game-losing capture.
     #[serde(default)]
     pub royal: bool,

@@ -126,6 +126,7 @@ impl Variant {
         }
 
         read_cross_references(&raw, &by_id, &mut pieces, &err)?;
+        super::labels::assign(&mut pieces);
         crate::promotion::resolve_after_capture(&mut pieces, &rules);
 
         let (setup, start_hand) = read_setup(&raw, &geometry, &pieces, &rules, &err)?;
@@ -433,6 +434,12 @@ fn read_piece(
     Ok(PieceType {
         id: p.id.get_ref().clone(),
         name: p.name.clone(),
+        label: match &p.label {
+            Some(l) => super::labels::checked(l.get_ref())
+                .map_err(|e| err(l.span().start, format!("label = '{}': {e}", l.get_ref())))?,
+            None => String::new(),
+        },
+        about: p.about.clone().unwrap_or_default().trim().to_owned(),
         betza: p.betza.get_ref().clone(),
         royal: p.royal,
         moves: [black, white],

@@ -6,6 +6,7 @@ mod definition;
 mod error;
 pub mod file;
 mod kind_set;
+pub mod labels;
 mod load;
 mod piece_type;
 mod rules;

@@ -22,6 +22,11 @@ pub struct PieceType {
     pub id: String,
     /// Human name.
     pub name: String,
+    /// The short label boards show: the ID, except for promoted forms, which show their own
+    /// kind's label (see [`crate::variant::labels`]).
+    pub label: String,
+    /// What the piece does beyond its moves and flags, in words (empty if nothing).
+    pub about: String,
     /// The XBetza text it was compiled from.
     pub betza: String,
     /// Whether it is royal.
