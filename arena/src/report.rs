@@ -71,7 +71,8 @@ impl From<Outcome> for EndReason {
                 WinReason::NoLegalMoves => EndReason::NoLegalMoves,
                 WinReason::RoyalCaptured => EndReason::RoyalCaptured,
                 WinReason::PerpetualCheck => EndReason::PerpetualCheck,
-                WinReason::Forfeit => EndReason::Forfeit,
+                // The arena keeps no clock of its own: a time loss it is told of is a forfeit.
+                WinReason::Forfeit | WinReason::Time => EndReason::Forfeit,
                 WinReason::Resignation => EndReason::Resignation,
             },
             Outcome::Draw(DrawReason::Repetition) => EndReason::Repetition,

@@ -20,6 +20,8 @@ pub struct Game {
     moves: Vec<Move>,
     by: Vec<Mover>,
     human: Color,
+    /// An arbiter's result that the position does not show (a person's clock ran out).
+    verdict: Option<Outcome>,
 }
 
 impl Game {
@@ -31,6 +33,7 @@ impl Game {
             moves: Vec::new(),
             by: Vec::new(),
             human,
+            verdict: None,
         }
     }
 
@@ -66,7 +69,14 @@ impl Game {
 
     /// The result, if the game is over.
     pub fn outcome(&mut self) -> Option<Outcome> {
-        self.pos.outcome()
+        self.verdict.or_else(|| self.pos.outcome())
+    }
+
+    /// Ends the game with an arbiter's result (a loss on time), unless it is over already.
+    pub fn adjudicate(&mut self, outcome: Outcome) {
+        if self.outcome().is_none() {
+            self.verdict = Some(outcome);
+        }
     }
 
     /// Plays a legal move.
@@ -76,8 +86,12 @@ impl Game {
         self.by.push(by);
     }
 
-    /// Takes back the last `plies` moves (all there are, at most).
+    /// Takes back the last `plies` moves (all there are, at most); an arbiter's result goes
+    /// with them.
     pub fn undo(&mut self, plies: usize) {
+        if plies > 0 {
+            self.verdict = None;
+        }
         for _ in 0..plies.min(self.moves.len()) {
             self.pos.unmake_move();
             self.moves.pop();
@@ -120,6 +134,7 @@ pub fn reason_text(o: &Outcome) -> &'static str {
             WinReason::PerpetualCheck => "perpetual check",
             WinReason::Forfeit => "forfeit",
             WinReason::Resignation => "resignation",
+            WinReason::Time => "time",
         },
         Outcome::Draw(DrawReason::Repetition) => "repetition",
         Outcome::Draw(DrawReason::MaxLength) => "maximum length",
@@ -129,6 +144,20 @@ pub fn reason_text(o: &Outcome) -> &'static str {
 /// One sentence for the end of the game: "Black wins by checkmate", "Draw by repetition".
 pub fn outcome_sentence(o: &Outcome) -> String {
     match o.winner() {
+        Some(c)
+            if matches!(
+                o,
+                Outcome::Win {
+                    reason: WinReason::Time,
+                    ..
+                }
+            ) =>
+        {
+            format!(
+                "{} wins on time",
+                if c == Color::Black { "Black" } else { "White" }
+            )
+        }
         Some(Color::Black) => format!("Black wins by {}", reason_text(o)),
         Some(Color::White) => format!("White wins by {}", reason_text(o)),
         None => format!("Draw by {}", reason_text(o)),

@@ -18,6 +18,9 @@ pub enum WinReason {
     /// An arbiter's ruling, never reached by the rules themselves: the loser (an external
     /// engine in a match) played a move that is not legal, or none.
     Forfeit,
+    /// An arbiter's ruling as well: the loser's clock ran out (a person's game clock in
+    /// `koma play`).
+    Time,
     /// The loser gave up (a search that judged its position lost for several moves in a row).
     Resignation,
 }
