@@ -21,6 +21,23 @@ pub(crate) struct Edge {
     pub(crate) w: f32,
     /// Visits under way (virtual loss).
     pub(crate) inflight: u32,
+    /// The child's proven result from the view of the player making this move: 1 the move
+    /// wins, -1 it loses, 0 not proven (or a draw). A copy of the child's terminal state, so
+    /// that selection need not read every child node.
+    pub(crate) proven: i8,
+}
+
+impl Edge {
+    /// Records that the child became terminal with value `v` (from the child's side to move).
+    pub(crate) fn set_terminal(&mut self, v: f32) {
+        self.proven = if -v >= 1.0 {
+            1
+        } else if -v <= -1.0 {
+            -1
+        } else {
+            0
+        };
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -204,7 +204,7 @@ impl Tree {
         let moves = pos.legal_moves();
         if let Some(o) = pos.outcome_given(moves.is_empty()) {
             let v = terminal_value(o, pos);
-            self.nodes[node as usize].state = State::Terminal(v);
+            self.set_terminal(node, path.last().copied(), v);
             self.unwind(pos, &path, Some(v));
             return Gathered::Terminal;
         }
@@ -215,7 +215,7 @@ impl Tree {
                     self.root_win = Some(win);
                 } else {
                     // The side to move here wins by force: a proven win, no evaluation needed.
-                    self.nodes[node as usize].state = State::Terminal(1.0);
+                    self.set_terminal(node, path.last().copied(), 1.0);
                     self.unwind(pos, &path, Some(1.0));
                     return Gathered::Terminal;
                 }
@@ -243,6 +243,7 @@ impl Tree {
             n: 0,
             w: 0.0,
             inflight: 0,
+            proven: 0,
         }));
         let n = &mut self.nodes[node as usize];
         n.first_edge = first;
@@ -366,7 +367,17 @@ impl Tree {
             if matches!(self.nodes[parent as usize].state, State::Terminal(_)) {
                 return;
             }
-            self.nodes[parent as usize].state = State::Terminal(v);
+            self.set_terminal(parent, Some(path[i - 1]), v);
+        }
+    }
+
+    /// Makes `node` terminal with value `v`, and copies the result to `edge`, the edge into
+    /// it (none for the root).
+    fn set_terminal(&mut self, node: u32, edge: Option<u32>, v: f32) {
+        self.nodes[node as usize].state = State::Terminal(v);
+        if let Some(e) = edge {
+            debug_assert_eq!(self.edges[e as usize].child, node);
+            self.edges[e as usize].set_terminal(v);
         }
     }
 
@@ -494,19 +505,16 @@ impl Tree {
             let n = e.n + e.inflight;
             // A move into a decided position needs no exploring: a win is taken at once, a
             // loss only when nothing else is left.
-            if let Some(State::Terminal(v)) =
-                (e.child != NONE).then(|| self.nodes[e.child as usize].state)
-            {
-                if -v >= 1.0 {
-                    return a + i;
-                }
-                if -v <= -1.0 {
+            match e.proven {
+                1 => return a + i,
+                -1 => {
                     if best_score == f32::NEG_INFINITY {
                         best = a + i;
                         best_score = f32::MIN;
                     }
                     continue;
                 }
+                _ => {}
             }
             let q = if n == 0 {
                 fpu
