@@ -1,6 +1,7 @@
 //! The JSON API of `koma play` as a function from a request to an answer, with no HTTP in it:
 //! the server passes requests through, and tests call it directly.
 
+use crate::clock::TimeControl;
 use crate::page::asset;
 use crate::session::{PlayError, Session, SessionError};
 use koma_engine::search::Limits;
@@ -51,7 +52,18 @@ impl ApiResponse {
 struct NewGame {
     human: Option<String>,
     fen: Option<String>,
+    clock: Option<TimeControl>,
 }
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LoadRecord {
+    record: String,
+    clock: Option<TimeControl>,
+}
+
+/// Longest main time or byoyomi a clock may have: a day.
+pub const MAX_CLOCK_SECS: u64 = 86_400;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -84,7 +96,11 @@ fn body<T: serde::de::DeserializeOwned>(path: &str, bytes: &[u8]) -> Result<T, A
 
 fn session_error(e: SessionError) -> ApiResponse {
     let status = match e {
-        SessionError::Busy | SessionError::GameOver(_) | SessionError::NothingToUndo(_) => 409,
+        SessionError::Busy
+        | SessionError::GameOver(_)
+        | SessionError::NothingToUndo(_)
+        | SessionError::TimeOut(_) => 409,
+        SessionError::Record(_) | SessionError::NoSuchPly { .. } => 400,
         SessionError::Engine(_) => 500,
     };
     ApiResponse::error(status, e.to_string())
@@ -102,8 +118,8 @@ fn parse_side(s: &str) -> Result<Color, ApiResponse> {
 }
 
 /// Answers one request.
-pub fn handle(session: &Session, method: &str, path: &str, bytes: &[u8]) -> ApiResponse {
-    let path = path.split('?').next().unwrap_or_default();
+pub fn handle(session: &Session, method: &str, url: &str, bytes: &[u8]) -> ApiResponse {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
     if bytes.len() > MAX_BODY {
         return ApiResponse::error(
             413,
@@ -113,8 +129,8 @@ pub fn handle(session: &Session, method: &str, path: &str, bytes: &[u8]) -> ApiR
     let page = asset(path);
     let allowed = match path {
         _ if page.is_some() => "GET",
-        "/api/state" | "/api/record" => "GET",
-        "/api/new" | "/api/move" | "/api/engine" | "/api/undo" => "POST",
+        "/api/state" | "/api/record" | "/api/pieces" | "/api/position" => "GET",
+        "/api/new" | "/api/move" | "/api/engine" | "/api/undo" | "/api/load" => "POST",
         _ => {
             return ApiResponse::error(404, format!("no such path: {path}"));
         }
@@ -132,6 +148,12 @@ pub fn handle(session: &Session, method: &str, path: &str, bytes: &[u8]) -> ApiR
     let result = match path {
         "/api/state" => Ok(ApiResponse::json(200, &session.state())),
         "/api/record" => Ok(ApiResponse::json(200, &session.record())),
+        "/api/pieces" => Ok(ApiResponse::json(
+            200,
+            &crate::pieces::reference(session.variant()),
+        )),
+        "/api/position" => position(session, query),
+        "/api/load" => load(session, bytes),
         "/api/new" => new_game(session, bytes),
         "/api/move" => play(session, bytes),
         "/api/engine" => engine(session, bytes),
@@ -141,15 +163,64 @@ pub fn handle(session: &Session, method: &str, path: &str, bytes: &[u8]) -> ApiR
     result.unwrap_or_else(|e| e)
 }
 
+/// A time control from a request, checked.
+fn clock(path: &str, c: Option<TimeControl>) -> Result<TimeControl, ApiResponse> {
+    let c = c.unwrap_or_default();
+    for (name, secs) in [("main_secs", c.main_secs), ("byoyomi_secs", c.byoyomi_secs)] {
+        if secs > MAX_CLOCK_SECS {
+            return Err(ApiResponse::error(
+                400,
+                format!("{path}: clock.{name} {secs} is over {MAX_CLOCK_SECS}"),
+            ));
+        }
+    }
+    Ok(c)
+}
+
+fn position(session: &Session, query: &str) -> Result<ApiResponse, ApiResponse> {
+    let bad = |what: String| ApiResponse::error(400, format!("/api/position: {what}"));
+    let mut ply = None;
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        match pair.split_once('=') {
+            Some(("ply", n)) => {
+                ply = Some(
+                    n.parse::<usize>()
+                        .map_err(|_| bad(format!("ply '{n}' is not a number of plies")))?,
+                )
+            }
+            _ => return Err(bad(format!("unknown parameter '{pair}' (expected ply=N)"))),
+        }
+    }
+    let ply = ply.ok_or_else(|| bad("ply=N is missing".into()))?;
+    let (view, last) = session.position_at(ply).map_err(|e| bad(e.to_string()))?;
+    Ok(ApiResponse::json(
+        200,
+        &serde_json::json!({ "position": view, "last": last }),
+    ))
+}
+
+fn load(session: &Session, bytes: &[u8]) -> Result<ApiResponse, ApiResponse> {
+    let req: LoadRecord = body("/api/load", bytes)?;
+    let clock = clock("/api/load", req.clock)?;
+    match session.load(&req.record, clock) {
+        Ok(state) => Ok(ApiResponse::json(200, &state)),
+        Err(SessionError::Record(e)) => Err(ApiResponse::error(400, format!("/api/load: {e}"))),
+        Err(e) => Err(session_error(e)),
+    }
+}
+
 fn new_game(session: &Session, bytes: &[u8]) -> Result<ApiResponse, ApiResponse> {
     let req: NewGame = body("/api/new", bytes)?;
+    let clock = clock("/api/new", req.clock)?;
     let human = parse_side(req.human.as_deref().unwrap_or("black"))?;
     let start = match req.fen.as_deref().map(str::trim) {
         None | Some("") => Position::start(session.variant()),
         Some(text) => Position::from_text(session.variant(), text)
             .map_err(|e| ApiResponse::error(400, format!("/api/new: fen: {e}")))?,
     };
-    let state = session.new_game(start, human).map_err(session_error)?;
+    let state = session
+        .new_game(start, human, clock)
+        .map_err(session_error)?;
     Ok(ApiResponse::json(200, &state))
 }
 

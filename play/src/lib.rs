@@ -10,12 +10,18 @@
 //!
 //! - [`state`]: the state document the page draws;
 //! - [`session`]: the game plus the engine, and the rule that nothing changes while it thinks;
+//! - [`clock`]: the person's game clock, kept by the server;
+//! - [`record`]: the game record written for "Save" and read back by "Load";
+//! - [`pieces`]: the piece reference (names, move diagrams, rules);
 //! - [`api`]: requests to answers, without any HTTP (so tests call it directly);
 //! - [`page`]: the page's HTML, CSS and script, embedded at build time;
 //! - [`server`]: the HTTP front (hyper), with limits on size, time and connections.
 
 pub mod api;
+pub mod clock;
 pub mod page;
+pub mod pieces;
+pub mod record;
 pub mod server;
 pub mod session;
 pub mod state;

@@ -5,12 +5,15 @@
 //! would otherwise land on a different position). The searcher is taken out of the session for
 //! the search and put back afterwards, with its tree, so the next search reuses it.
 
-use crate::state::{self, Analysis, Defaults, ModelInfo, State};
+use crate::clock::{PersonClock, TimeControl};
+use crate::record::{self, Record, RecordError};
+use crate::state::{self, Analysis, BoardView, Defaults, ModelInfo, PlayedMove, State};
 use koma_engine::game::{Game, Mover};
 use koma_engine::search::{Limits, SearchError, Searcher, SearcherOptions, SharedModel, Thought};
 use koma_model::Model;
-use koma_rules::{Color, Move, Position, Variant};
+use koma_rules::{Color, Move, Outcome, Position, Variant, WinReason};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 /// Default engine budget of a server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +55,20 @@ pub enum SessionError {
     /// The engine failed.
     #[error("the engine failed: {0}")]
     Engine(String),
+    /// The person's clock ran out before the move.
+    #[error("your time ran out before the move: {0}")]
+    TimeOut(String),
+    /// A record to load is not a game of this variant.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// A ply to show is past the end of the game.
+    #[error("ply {asked}: the game has {played} plies")]
+    NoSuchPly {
+        /// The ply asked for.
+        asked: usize,
+        /// Plies played.
+        played: usize,
+    },
 }
 
 struct Inner {
@@ -59,6 +76,7 @@ struct Inner {
     searcher: Option<Searcher<SharedModel>>,
     thinking: bool,
     analysis: Option<Analysis>,
+    clock: PersonClock,
 }
 
 /// A game and the engine playing it.
@@ -103,6 +121,7 @@ impl Session {
                 searcher: Some(searcher),
                 thinking: false,
                 analysis: None,
+                clock: PersonClock::new(TimeControl::default()),
             }),
         }
     }
@@ -123,7 +142,33 @@ impl Session {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Runs the person's clock from the game: it runs while the person is to move in a game
+    /// that goes on (and the engine is not searching), and a flag that fell ends the game.
+    fn tick(inner: &mut Inner, now: Instant) {
+        if !inner.clock.is_set() {
+            return;
+        }
+        let human = inner.game.human();
+        let over = inner.game.outcome().is_some();
+        let persons_turn = inner.game.position().side_to_move() == human;
+        if over || !persons_turn || inner.thinking {
+            inner.clock.pause(now);
+            return;
+        }
+        inner.clock.start(now);
+        if inner.clock.flagged(now) {
+            inner.game.adjudicate(Outcome::Win {
+                winner: human.opposite(),
+                reason: WinReason::Time,
+            });
+            inner.clock.pause(now);
+        }
+    }
+
     fn state_of(&self, inner: &mut Inner) -> State {
+        let now = Instant::now();
+        Self::tick(inner, now);
+        let clock = inner.clock.view(now);
         state::build(
             &mut inner.game,
             &self.info,
@@ -133,6 +178,7 @@ impl Session {
             },
             inner.thinking,
             inner.analysis.as_ref(),
+            clock,
         )
     }
 
@@ -142,13 +188,30 @@ impl Session {
         self.state_of(&mut inner)
     }
 
-    /// Starts a new game from `start`, the person playing `human`.
-    pub fn new_game(&self, start: Position, human: Color) -> Result<State, SessionError> {
+    /// Starts a new game from `start`, the person playing `human` under `clock`.
+    pub fn new_game(
+        &self,
+        start: Position,
+        human: Color,
+        clock: TimeControl,
+    ) -> Result<State, SessionError> {
+        self.replace_game(Game::new(start, human), clock)
+    }
+
+    /// Loads a game record (see [`crate::record`]), to review or play on from its end under
+    /// `clock`; nothing changes if any of it is wrong.
+    pub fn load(&self, text: &str, clock: TimeControl) -> Result<State, SessionError> {
+        let game = record::read(&self.variant, text)?;
+        self.replace_game(game, clock)
+    }
+
+    fn replace_game(&self, game: Game, clock: TimeControl) -> Result<State, SessionError> {
         let mut inner = self.lock();
         if inner.thinking {
             return Err(SessionError::Busy);
         }
-        inner.game = Game::new(start, human);
+        inner.game = game;
+        inner.clock = PersonClock::new(clock);
         inner.analysis = None;
         if let Some(s) = inner.searcher.as_mut() {
             s.clear();
@@ -162,14 +225,35 @@ impl Session {
         if inner.thinking {
             return Err(SessionError::Busy.into());
         }
+        let now = Instant::now();
+        Self::tick(&mut inner, now);
         if let Some(o) = inner.game.outcome() {
-            return Err(SessionError::GameOver(koma_engine::game::outcome_sentence(&o)).into());
+            let sentence = koma_engine::game::outcome_sentence(&o);
+            if matches!(
+                o,
+                Outcome::Win {
+                    reason: WinReason::Time,
+                    ..
+                }
+            ) {
+                return Err(SessionError::TimeOut(sentence).into());
+            }
+            return Err(SessionError::GameOver(sentence).into());
         }
         let mv = inner
             .game
             .position_mut()
             .parse_move(text)
             .map_err(PlayError::Move)?;
+        if inner.game.position().side_to_move() == inner.game.human() && !inner.clock.moved(now) {
+            // Checked by `tick` a moment ago; the flag can only have fallen in between.
+            let winner = inner.game.human().opposite();
+            inner.game.adjudicate(Outcome::Win {
+                winner,
+                reason: WinReason::Time,
+            });
+            return Err(SessionError::TimeOut("the flag fell".into()).into());
+        }
         inner.game.play(mv, Mover::Human);
         Ok(self.state_of(&mut inner))
     }
@@ -212,6 +296,8 @@ impl Session {
                     &o,
                 )));
             }
+            // The search is the engine's time, even when it plays the person's side.
+            inner.clock.pause(std::time::Instant::now());
             inner.thinking = true;
             let searcher = inner
                 .searcher
@@ -257,58 +343,19 @@ impl Session {
     /// The game as a record.
     pub fn record(&self) -> Record {
         let mut inner = self.lock();
-        let outcome = inner.game.outcome();
-        let mut pos = inner.game.start().clone();
-        let mut texts = Vec::new();
-        for &m in inner.game.moves() {
-            texts.push(pos.move_text(&m));
-            pos.make_move(m);
+        Self::tick(&mut inner, Instant::now());
+        let engine = format!("koma {} (step {})", self.info.path, self.info.step);
+        record::write(&mut inner.game, &self.variant, &engine)
+    }
+
+    /// The position after `ply` moves (for a review), with the move that led to it.
+    pub fn position_at(&self, ply: usize) -> Result<(BoardView, Option<PlayedMove>), SessionError> {
+        let inner = self.lock();
+        let played = inner.game.moves().len();
+        if ply > played {
+            return Err(SessionError::NoSuchPly { asked: ply, played });
         }
-        let start = inner.game.start().to_text();
-        let standard = Position::start(self.variant()).to_text() == start;
-        let human = inner.game.human();
-        let engine_name = format!("koma {} (step {})", self.info.path, self.info.step);
-        let (black, white) = match human {
-            Color::Black => ("human".to_owned(), engine_name),
-            Color::White => (engine_name, "human".to_owned()),
-        };
-        let result = outcome.map_or("*", |o| koma_engine::game::result_text(&o));
-        let reason = outcome.map(|o| koma_engine::game::reason_text(&o));
-        let mut text = String::new();
-        text.push_str("[Event \"koma play\"]\n");
-        text.push_str(&format!("[Variant \"{}\"]\n", self.variant().id));
-        text.push_str(&format!("[Black \"{black}\"]\n[White \"{white}\"]\n"));
-        if !standard {
-            text.push_str(&format!("[FEN \"{start}\"]\n"));
-        }
-        text.push_str(&format!("[Result \"{result}\"]\n"));
-        if let Some(r) = reason {
-            text.push_str(&format!("[Termination \"{r}\"]\n"));
-        }
-        text.push('\n');
-        let first = inner.game.start().side_to_move();
-        let mut line = String::new();
-        for (i, t) in texts.iter().enumerate() {
-            let number = i / 2 + 1;
-            if i % 2 == 0 && first == Color::Black {
-                line.push_str(&format!("{number}. "));
-            } else if i == 0 {
-                line.push_str("1... ");
-            }
-            line.push_str(t);
-            line.push(' ');
-        }
-        line.push_str(result);
-        text.push_str(&line);
-        text.push('\n');
-        Record {
-            variant: self.variant().id.clone(),
-            start,
-            moves: texts,
-            result: result.to_owned(),
-            reason: reason.map(str::to_owned),
-            text,
-        }
+        Ok(state::position_at(&inner.game, ply))
     }
 
     /// The moves played so far (for tests).
@@ -326,21 +373,4 @@ pub enum PlayError {
     /// The text is malformed or not legal here.
     #[error(transparent)]
     Move(koma_rules::NotationError),
-}
-
-/// The game record.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Record {
-    /// Variant id.
-    pub variant: String,
-    /// Start position text.
-    pub start: String,
-    /// Moves in the canonical notation.
-    pub moves: Vec<String>,
-    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on.
-    pub result: String,
-    /// Why it ended.
-    pub reason: Option<String>,
-    /// A PGN-like text of the game.
-    pub text: String,
 }

@@ -1,5 +1,6 @@
 //! The state document: everything the page draws, in one JSON object (see `docs/play-api.md`).
 
+use crate::clock::ClockView;
 use koma_engine::game::{color_name, outcome_sentence, reason_text, result_text, Game, Mover};
 use koma_engine::search::Thought;
 use koma_rules::{move_legs, Color, Move, PieceKind, Position, Promotion, Variant};
@@ -27,6 +28,8 @@ pub struct VariantInfo {
 pub struct PieceInfo {
     /// ID (`+` first for a promoted form).
     pub id: String,
+    /// The label drawn on it (a promoted form's own kind, not `+` and its origin).
+    pub label: String,
     /// Name.
     pub name: String,
     /// Whether it is a promoted form.
@@ -47,8 +50,9 @@ impl VariantInfo {
                 .iter()
                 .map(|p| PieceInfo {
                     id: p.id.clone(),
+                    label: p.label.clone(),
                     name: p.name.clone(),
-                    promoted: p.id.starts_with('+'),
+                    promoted: p.id.starts_with('+') || p.demotes_to.is_some(),
                 })
                 .collect(),
         }
@@ -80,6 +84,8 @@ pub struct SquareInfo {
     pub square: String,
     /// Piece ID.
     pub piece: String,
+    /// Its label.
+    pub label: String,
     /// Owner.
     pub color: &'static str,
     /// Promoted form.
@@ -91,6 +97,8 @@ pub struct SquareInfo {
 pub struct HandItem {
     /// Piece ID.
     pub id: String,
+    /// Its label.
+    pub label: String,
     /// How many.
     pub count: u8,
 }
@@ -109,6 +117,8 @@ pub struct Hands {
 pub struct MoveInfo {
     /// Canonical text.
     pub text: String,
+    /// Label of the piece that moves (or is dropped).
+    pub piece: String,
     /// Clicks that enter it: origin (or `@ID`), each leg's end followed by its shots.
     pub clicks: Vec<String>,
     /// Origin square (board moves).
@@ -132,6 +142,9 @@ impl MoveInfo {
         let g = &v.geometry;
         let name = |sq| g.name(sq);
         let mut clicks = Vec::new();
+        let kind = mv
+            .dropped()
+            .unwrap_or_else(|| pos.piece_at(mv.from()).kind());
         let (from, drop) = match mv.dropped() {
             Some(k) => {
                 let id = v.piece(k).id.clone();
@@ -161,6 +174,7 @@ impl MoveInfo {
         }
         MoveInfo {
             text: pos.move_text(mv),
+            piece: v.piece(kind).label.clone(),
             clicks,
             from,
             drop,
@@ -276,6 +290,73 @@ impl Analysis {
     }
 }
 
+/// Who gives check, for the page's marks.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ChecksInfo {
+    /// Squares of the side to move's royal pieces in check.
+    pub targets: Vec<String>,
+    /// Squares of the pieces giving check.
+    pub checkers: Vec<String>,
+}
+
+/// One position of the game: what the board shows (the current one, or an earlier one under
+/// review).
+#[derive(Debug, Clone, Serialize)]
+pub struct BoardView {
+    /// Plies played before it.
+    pub ply: usize,
+    /// Position text.
+    pub fen: String,
+    /// Side to move.
+    pub side_to_move: &'static str,
+    /// Whether the side to move is in check.
+    pub in_check: bool,
+    /// Who gives check.
+    pub checks: ChecksInfo,
+    /// Occupied squares.
+    pub board: Vec<SquareInfo>,
+    /// Hands.
+    pub hands: Hands,
+}
+
+impl BoardView {
+    /// The view of `pos`, `ply` moves into the game.
+    pub fn of(pos: &Position, ply: usize) -> BoardView {
+        let v = pos.variant();
+        let g = &v.geometry;
+        let mut board = Vec::new();
+        for &sq in g.squares() {
+            let p = pos.piece_at(sq);
+            if p.is_piece() {
+                let t = v.piece(p.kind());
+                board.push(SquareInfo {
+                    square: g.name(sq),
+                    promoted: t.id.starts_with('+') || t.demotes_to.is_some(),
+                    piece: t.id.clone(),
+                    label: t.label.clone(),
+                    color: color_name(p.color()),
+                });
+            }
+        }
+        let checks = pos.checks(pos.side_to_move());
+        BoardView {
+            ply,
+            fen: pos.to_text(),
+            side_to_move: color_name(pos.side_to_move()),
+            in_check: pos.in_check(pos.side_to_move()),
+            checks: ChecksInfo {
+                targets: checks.targets.iter().map(|&s| g.name(s)).collect(),
+                checkers: checks.checkers.iter().map(|&s| g.name(s)).collect(),
+            },
+            board,
+            hands: Hands {
+                black: hand(pos, Color::Black),
+                white: hand(pos, Color::White),
+            },
+        }
+    }
+}
+
 /// The whole state.
 #[derive(Debug, Clone, Serialize)]
 pub struct State {
@@ -289,18 +370,9 @@ pub struct State {
     pub human: &'static str,
     /// Start position text.
     pub start: String,
-    /// Current position text.
-    pub fen: String,
-    /// Side to move.
-    pub side_to_move: &'static str,
-    /// Plies played in this game.
-    pub ply: usize,
-    /// Whether the side to move is in check.
-    pub in_check: bool,
-    /// Occupied squares.
-    pub board: Vec<SquareInfo>,
-    /// Hands.
-    pub hands: Hands,
+    /// The position now: `fen`, `side_to_move`, `ply`, `in_check`, `checks`, `board`, `hands`.
+    #[serde(flatten)]
+    pub now: BoardView,
     /// Legal moves (none once the game is over).
     pub legal: Vec<MoveInfo>,
     /// Moves played.
@@ -311,6 +383,8 @@ pub struct State {
     pub thinking: bool,
     /// The engine's last search.
     pub analysis: Option<Analysis>,
+    /// The person's clock (none without a time control).
+    pub clock: Option<ClockView>,
 }
 
 /// The hand of `c` in `pos`.
@@ -322,6 +396,7 @@ fn hand(pos: &Position, c: Color) -> Vec<HandItem> {
             let n = pos.in_hand(c, k);
             (n > 0).then(|| HandItem {
                 id: v.piece(k).id.clone(),
+                label: v.piece(k).label.clone(),
                 count: n,
             })
         })
@@ -348,6 +423,31 @@ fn captured(pos: &Position, mv: &Move) -> Vec<String> {
     out
 }
 
+/// The position after `ply` moves of `game` (the start for 0), with the move that led to it.
+pub fn position_at(game: &Game, ply: usize) -> (BoardView, Option<PlayedMove>) {
+    let mut pos = game.start().clone();
+    let mut last = None;
+    for (i, (&mv, &by)) in game.moves().iter().zip(game.movers()).take(ply).enumerate() {
+        last = Some(played(&pos, i, mv, by));
+        pos.make_move(mv);
+    }
+    (BoardView::of(&pos, ply.min(game.moves().len())), last)
+}
+
+/// The `i`-th move of a game (from 0), `mv` by `by`, played in `pos`.
+fn played(pos: &Position, i: usize, mv: Move, by: Mover) -> PlayedMove {
+    PlayedMove {
+        ply: i + 1,
+        color: color_name(pos.side_to_move()),
+        info: MoveInfo::of(pos, &mv),
+        captured: captured(pos, &mv),
+        by: match by {
+            Mover::Human => "human",
+            Mover::Engine => "engine",
+        },
+    }
+}
+
 /// Builds the state of `game`.
 pub fn build(
     game: &mut Game,
@@ -355,24 +455,11 @@ pub fn build(
     defaults: Defaults,
     thinking: bool,
     analysis: Option<&Analysis>,
+    clock: Option<ClockView>,
 ) -> State {
     let outcome = game.outcome();
     let pos = game.position().clone();
     let v = pos.variant().clone();
-    let g = &v.geometry;
-    let mut board = Vec::new();
-    for &sq in g.squares() {
-        let p = pos.piece_at(sq);
-        if p.is_piece() {
-            let id = v.piece(p.kind()).id.clone();
-            board.push(SquareInfo {
-                square: g.name(sq),
-                promoted: id.starts_with('+'),
-                piece: id,
-                color: color_name(p.color()),
-            });
-        }
-    }
     let legal = if outcome.is_some() {
         Vec::new()
     } else {
@@ -382,16 +469,7 @@ pub fn build(
     let mut replay = game.start().clone();
     let mut history = Vec::new();
     for (i, (&mv, &by)) in game.moves().iter().zip(game.movers()).enumerate() {
-        history.push(PlayedMove {
-            ply: i + 1,
-            color: color_name(replay.side_to_move()),
-            info: MoveInfo::of(&replay, &mv),
-            captured: captured(&replay, &mv),
-            by: match by {
-                Mover::Human => "human",
-                Mover::Engine => "engine",
-            },
-        });
+        history.push(played(&replay, i, mv, by));
         replay.make_move(mv);
     }
     State {
@@ -400,15 +478,7 @@ pub fn build(
         defaults,
         human: color_name(game.human()),
         start: game.start().to_text(),
-        fen: pos.to_text(),
-        side_to_move: color_name(pos.side_to_move()),
-        ply: game.moves().len(),
-        in_check: pos.in_check(pos.side_to_move()),
-        board,
-        hands: Hands {
-            black: hand(&pos, Color::Black),
-            white: hand(&pos, Color::White),
-        },
+        now: BoardView::of(&pos, game.moves().len()),
         legal,
         history,
         outcome: outcome.map(|o| OutcomeInfo {
@@ -419,5 +489,6 @@ pub fn build(
         }),
         thinking,
         analysis: analysis.cloned(),
+        clock,
     }
 }

@@ -1,60 +1,14 @@
 //! The `koma play` API: every endpoint, every kind of bad request, and the same through real
 //! HTTP. A bad request must leave the game exactly as it was.
 
-use koma_engine::search::SearcherOptions;
-use koma_model::{Arch, Model};
-use koma_play::{handle, ApiResponse, EngineDefaults, PlayServer, ServerLimits, Session};
+use koma_play::{handle, ApiResponse, PlayServer, ServerLimits};
 use serde_json::Value;
 use std::io::{Read, Write};
-use std::sync::Arc;
 use std::time::Duration;
 
-/// The Hand Shogi position of a mate in one by a gold drop (G@h8), Black to move.
-const MATE_IN_ONE: &str = "8k/9/9/9/7(SH)1/9/9/9/K8 b G";
+mod common;
 
-fn session(variant: &str) -> Arc<Session> {
-    Arc::new(Session::new(
-        Model::new(
-            &koma_rules::load_variant(variant).unwrap(),
-            &Arch::tiny(),
-            tch::Device::Cpu,
-        ),
-        format!("tiny-{variant}"),
-        7,
-        SearcherOptions::default(),
-        EngineDefaults {
-            sims: 16,
-            millis: 0,
-        },
-    ))
-}
-
-fn call(s: &Session, method: &str, path: &str, body: &str) -> (u16, Value) {
-    let r = handle(s, method, path, body.as_bytes());
-    assert_eq!(r.content_type, "application/json", "{path}");
-    let v: Value = serde_json::from_slice(&r.body).unwrap_or_else(|e| panic!("{path}: {e}"));
-    (r.status, v)
-}
-
-fn ok(s: &Session, method: &str, path: &str, body: &str) -> Value {
-    let (status, v) = call(s, method, path, body);
-    assert_eq!(status, 200, "{method} {path} {body}: {v}");
-    v
-}
-
-/// Asserts an error answer with `status` whose message contains `needle`, and that the game
-/// is unchanged.
-fn refused(s: &Session, method: &str, path: &str, body: &str, status: u16, needle: &str) {
-    let before = ok(s, "GET", "/api/state", "");
-    let (st, v) = call(s, method, path, body);
-    assert_eq!(st, status, "{method} {path} {body}: {v}");
-    let msg = v["error"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no error field: {v}"));
-    assert!(msg.contains(needle), "'{msg}' should mention '{needle}'");
-    let after = ok(s, "GET", "/api/state", "");
-    assert_eq!(before, after, "a refused request changed the game");
-}
+use common::{call, ok, refused, session, MATE_IN_ONE};
 
 #[test]
 fn state_describes_the_variant_the_board_and_every_legal_move() {
