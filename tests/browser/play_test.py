@@ -11,8 +11,15 @@ through the page, and the game ends by the rules (a win, or a draw at the maximu
 After every move the test checks the page against koma itself: the position text the page
 shows must equal `koma moves --show-position` for the moves played so far, every square of
 the drawn board and every hand must show what that position text says, and the legal moves
-must be those `koma moves` lists. Screenshots of the three games at their end are written to
-the output folder.
+must be those `koma moves` lists. Pieces are drawn by their kind's label (a promoted form by
+its own kind's).
+
+After each game the test steps back through it (buttons, arrow keys, clicks on the move list)
+and checks every position shown against koma; saves the record with the Save button (a real
+download) and loads the file back with Load; opens the piece panel by pointing at board pieces
+and picking kinds from the list, and checks the move diagram against the piece reference.
+Hand Shogi also checks the check marks and the person's clock. Screenshots of the three games
+at their end, of a review and of the piece panel are written to the output folder.
 
 Usage: play_test.py KOMA_BINARY OUTPUT_DIR
 """
@@ -30,7 +37,10 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 KOMA, OUT = sys.argv[1], sys.argv[2]
 CHROMIUM = os.environ.get("KOMA_CHROMIUM", "/usr/bin/chromium")
@@ -176,19 +186,7 @@ def check_page(driver, s, variant, start, files):
     page_fen = driver.find_element(By.TAG_NAME, "body").get_attribute("data-fen")
     assert page_fen == text, f"{variant}: the page shows\n{page_fen}\nkoma says\n{text}"
     want = board_of(text, files)
-    drawn = driver.execute_script(
-        """
-        const out = {};
-        for (const sq of document.querySelectorAll('[data-square]')) {
-          const p = sq.querySelector('.piece');
-          if (p) out[sq.dataset.square] = [p.querySelector('.face').textContent,
-                                           p.classList.contains('black') ? 'black' : 'white'];
-        }
-        return out;
-        """
-    )
-    got = {k: tuple(v) for k, v in drawn.items()}
-    assert got == want, f"{variant}: drawn board differs: {sorted(set(got.items()) ^ set(want.items()))}"
+    check_board(driver, s, variant, text, files)
     hands = driver.execute_script(
         """
         const out = [];
@@ -205,6 +203,171 @@ def check_page(driver, s, variant, start, files):
     if s["outcome"] is None:
         page_legal = sorted(m["text"] for m in s["legal"])
         assert page_legal == legal, f"{variant}: legal moves differ from koma moves"
+
+
+def check_board(driver, s, variant, text, files):
+    """The drawn board shows the position `text`: each piece's kind, colour and label."""
+    want = board_of(text, files)
+    drawn = driver.execute_script(
+        """
+        const out = {};
+        for (const sq of document.querySelectorAll('[data-square]')) {
+          const p = sq.querySelector('.piece');
+          if (p) out[sq.dataset.square] = [p.dataset.piece, p.querySelector('.face').textContent,
+                                           p.classList.contains('black') ? 'black' : 'white'];
+        }
+        return out;
+        """
+    )
+    labels = {p["id"]: p["label"] for p in s["variant"]["pieces"]}
+    got = {k: (v[0], v[2]) for k, v in drawn.items()}
+    assert got == want, f"{variant}: drawn board differs: {sorted(set(got.items()) ^ set(want.items()))}"
+    for sq, (pid, face, _) in drawn.items():
+        assert face == labels[pid], f"{variant}: {sq} shows '{face}' for {pid} ({labels[pid]})"
+
+
+def wait_attr(driver, name, value, timeout=30):
+    body = driver.find_element(By.TAG_NAME, "body")
+    end = time.time() + timeout
+    while time.time() < end:
+        if body.get_attribute(name) == value:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"body {name} is '{body.get_attribute(name)}', not '{value}'")
+
+
+def check_review(driver, s, variant, files):
+    """Steps back through the game and checks each position shown against koma."""
+    moves = [h["text"] for h in s["history"]]
+    n = len(moves)
+
+    def shows(ply):
+        wait_attr(driver, "data-review", "" if ply == n else str(ply))
+        text, _ = koma_position(variant, s["start"], moves[:ply])
+        check_board(driver, s, variant, text, files)
+
+    driver.find_element(By.ID, "nav-first").click()
+    shows(0)
+    body = driver.find_element(By.TAG_NAME, "body")
+    for ply in (1, 2):
+        body.send_keys(Keys.ARROW_RIGHT)
+        shows(ply)
+    mid = max(1, n // 2)
+    driver.find_element(By.CSS_SELECTOR, f'#move-list td[data-ply="{mid}"]').click()
+    shows(mid)
+    cell = driver.find_element(By.CSS_SELECTOR, f'#move-list td[data-ply="{mid}"]')
+    assert "last" in cell.get_attribute("class"), f"{variant}: move {mid} not highlighted"
+    assert f"after ply {mid} of {n}" in driver.find_element(By.ID, "review-text").text
+    shot = None
+    if variant == "ko-shogi":
+        shot = os.path.join(OUT, "review.png")
+        driver.save_screenshot(shot)
+    body.send_keys(Keys.ARROW_LEFT)
+    shows(mid - 1)
+    driver.find_element(By.ID, "nav-last").click()
+    shows(n)
+    return shot
+
+
+def check_record_file(driver, base, s, variant):
+    """Save writes the record as a file; Load reads it back into the same game."""
+    record = api(base, "/api/record")
+    downloads = os.path.join(OUT, "downloads")
+    for f in os.listdir(downloads):
+        os.remove(os.path.join(downloads, f))
+    driver.find_element(By.ID, "save-record").click()
+    end = time.time() + 20
+    saved = []
+    while time.time() < end:
+        saved = [f for f in os.listdir(downloads) if f.endswith(".txt")]
+        if saved:
+            break
+        time.sleep(0.1)
+    assert saved and saved[0].startswith(f"koma-{variant}-"), f"{variant}: no saved record {saved}"
+    path = os.path.join(downloads, saved[0])
+    with open(path) as f:
+        text = f.read()
+    assert text == record["text"], f"{variant}: the saved file differs from the record"
+    api(base, "/api/new", {"human": "black"})
+    driver.refresh()
+    wait_idle(driver, 0)
+    driver.find_element(By.ID, "load-file").send_keys(path)
+    wait_attr(driver, "data-ply", str(len(s["history"])))
+    loaded = api(base, "/api/state")
+    assert [h["text"] for h in loaded["history"]] == [h["text"] for h in s["history"]]
+    assert loaded["fen"] == s["fen"], f"{variant}: loaded game ends elsewhere"
+    assert loaded["outcome"] == s["outcome"], f"{variant}: {loaded['outcome']} vs {s['outcome']}"
+
+
+def check_pieces(driver, base, s, variant):
+    """The piece panel: pointing at a board piece shows it; each kind picked from the list
+    shows its diagram, which marks exactly the reference's squares."""
+    ref = api(base, "/api/pieces")
+    detail = driver.find_element(By.ID, "piece-detail")
+    board = [p for p in s["board"] if p["color"] == s["human"]]
+    target = board[len(board) // 2]
+    sq = driver.find_element(By.CSS_SELECTOR, f'[data-square="{target["square"]}"]')
+    ActionChains(driver).move_to_element(sq).perform()
+    end = time.time() + 10
+    while detail.get_attribute("data-piece") != target["piece"] and time.time() < end:
+        time.sleep(0.05)
+    assert detail.get_attribute("data-piece") == target["piece"], f"{variant}: hover showed {detail.get_attribute('data-piece')}"
+    chips = driver.find_elements(By.CSS_SELECTOR, "#piece-list [data-piece-ref]")
+    assert len(chips) == len(ref["pieces"]), f"{variant}: {len(chips)} kinds listed"
+    # A promoted kind, a multi-leg mover, and the most marked kind.
+    promoted = next((p for p in ref["pieces"] if p["promoted_from"]), ref["pieces"][-1])
+    legs = next((p for p in ref["pieces"] if any("kill" in c["how"] for c in p["diagram"]["cells"])), None)
+    busiest = max(ref["pieces"], key=lambda p: len(p["diagram"]["cells"]))
+    shown = None
+    for p in [x for x in (promoted, legs, busiest) if x]:
+        driver.find_element(By.CSS_SELECTOR, f'#piece-list [data-piece-ref="{p["id"]}"]').click()
+        marked = driver.execute_script(
+            """
+            const d = document.querySelector('#piece-detail .diagram');
+            return [d.children.length,
+                    [...d.children].filter((c) => c.className !== 'dcell' && !c.classList.contains('origin')).length,
+                    document.querySelector('#piece-detail .piece-name').textContent];
+            """
+        )
+        side = 2 * p["diagram"]["radius"] + 1
+        assert marked[0] == side * side, f"{variant}: {p['id']} diagram has {marked[0]} squares"
+        assert marked[1] == len(p["diagram"]["cells"]), f"{variant}: {p['id']} marks {marked[1]}, reference {len(p['diagram']['cells'])}"
+        assert marked[2].lower() == p["name"].lower(), f"{variant}: panel names {marked[2]}"
+        shown = p
+    if variant == "ko-shogi":
+        ko_piece = legs or busiest
+        driver.find_element(By.CSS_SELECTOR, f'#piece-list [data-piece-ref="{ko_piece["id"]}"]').click()
+        driver.execute_script("document.getElementById('pieces-card').scrollIntoView({block: 'end'})")
+        shot = os.path.join(OUT, "piece-panel.png")
+        driver.save_screenshot(shot)
+        return shot, ko_piece["id"]
+    return None, shown["id"] if shown else None
+
+
+def check_marks_and_clock(driver, base):
+    """Hand Shogi: a check marks the king and the checking piece and names it; the person's
+    clock, chosen with New game, counts down on the person's turn."""
+    api(base, "/api/new", {"human": "black", "fen": "8k/9/9/9/9/9/9/1g7/K8 b -"})
+    driver.refresh()
+    wait_idle(driver, 0)
+    a1 = driver.find_element(By.CSS_SELECTOR, '[data-square="a1"]').get_attribute("class")
+    b2 = driver.find_element(By.CSS_SELECTOR, '[data-square="b2"]').get_attribute("class")
+    assert "in-check" in a1 and "checker" in b2, f"check marks: a1 '{a1}', b2 '{b2}'"
+    text = driver.find_element(By.ID, "check").text
+    assert "Gold General on b2" in text, f"check text '{text}'"
+    driver.save_screenshot(os.path.join(OUT, "check.png"))
+    Select(driver.find_element(By.ID, "new-clock")).select_by_value("300,0")
+    driver.find_element(By.ID, "new-game").click()
+    clock = driver.find_element(By.ID, "person-clock")
+    end = time.time() + 20
+    while not clock.is_displayed() and time.time() < end:
+        time.sleep(0.05)
+    wait_idle(driver, 0)
+    first = clock.text
+    time.sleep(1.5)
+    second = clock.text
+    assert first in ("5:00", "4:59") and second < first, f"clock '{first}' then '{second}'"
+    assert "running" in clock.get_attribute("class")
 
 
 def check_panel(driver, variant):
@@ -341,6 +504,14 @@ def play(driver, variant, start, goals, prepare, rng):
         driver.save_screenshot(shot)
         print(f"{variant}: {len(s['history'])} plies ({human_moves} clicked), "
               f"{', '.join(done)}; {s['outcome']['text']} ({s['outcome']['result']}); {shot}")
+        review = check_review(driver, s, variant, files)
+        pieces, kind = check_pieces(driver, base, s, variant)
+        check_record_file(driver, base, s, variant)
+        print(f"{variant}: review, piece panel ({kind}) and record save/load checked"
+              + (f"; {review}, {pieces}" if review or pieces else ""))
+        if variant == "hand-shogi":
+            check_marks_and_clock(driver, base)
+            print(f"{variant}: check marks and clock checked")
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -353,6 +524,10 @@ def main():
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--window-size=1400,1000"):
         options.add_argument(arg)
+    downloads = os.path.join(OUT, "downloads")
+    os.makedirs(downloads, exist_ok=True)
+    options.add_experimental_option("prefs", {
+        "download.default_directory": downloads, "download.prompt_for_download": False})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     rng = random.Random(7)
     failed = 0

@@ -44,8 +44,14 @@
     handKeys: { top: '', bottom: '' },
     promo: null,        // resolver of the open promotion dialog
     initialized: false, // controls filled from the first state
-    pieceNames: new Map(),
+    pieceInfo: new Map(), // piece ID -> {label, name, promoted}, from the state
     pollTimer: 0,
+    view: null,         // null: the game now; else the position under review {ply, position, last}
+    pieceRef: null,     // the variant's piece reference (GET /api/pieces)
+    pieceShown: null,   // ID of the piece the piece panel shows
+    clockAt: 0,         // performance.now() when the state's clock was read
+    clockTimer: 0,
+    clockAsked: false,  // the state was asked for once the clock ran out
   };
 
   // ===================================================================== API
@@ -90,6 +96,10 @@
   function accept(state) {
     App.state = state;
     App.path = [];
+    App.clockAt = performance.now();
+    App.clockAsked = false;
+    // A review stays open while the game still has the position it shows.
+    if (App.view && App.view.ply >= state.ply) App.view = null;
     setError('');
     if (!App.initialized) {
       App.initialized = true;
@@ -150,8 +160,15 @@
     await engineReply();
   });
 
+  /** The time control chosen for the next game. */
+  function clockChoice() {
+    const [main, byo] = $('new-clock').value.split(',').map((x) => parseInt(x, 10) || 0);
+    return { main_secs: main, byoyomi_secs: byo };
+  }
+
   const newGame = () => run('request', async () => {
-    accept(await api('POST', '/api/new', { human: $('new-side').value }));
+    App.view = null;
+    accept(await api('POST', '/api/new', { human: $('new-side').value, clock: clockChoice() }));
     await engineReply();
   });
 
@@ -247,7 +264,7 @@
   /** Whether the person may enter a move now. */
   function canClick() {
     const s = App.state;
-    return !!s && !App.pending && !s.thinking && !s.outcome && !App.promo &&
+    return !!s && !App.pending && !s.thinking && !s.outcome && !App.promo && !App.view &&
       s.side_to_move === s.human && s.legal.length > 0;
   }
 
@@ -351,25 +368,34 @@
     for (const id of ['coords-left', 'coords-right']) $(id).replaceChildren(...rankLabels.map((t) => el('span', '', t)));
   }
 
-  /** A piece tile: `id` label, owner `color`; rotated when it is the opponent's. */
+  /** A piece tile of kind `id`, owner `color`, showing the kind's label (a promoted form's
+   *  own kind, in the promoted colour); rotated when it is the opponent's. */
   function pieceElement(id, color, s, inHand) {
-    const promoted = id.startsWith('+');
+    const info = App.pieceInfo.get(id) || { label: id, name: id, promoted: id.startsWith('+') };
     let cls = `piece ${color}`;
-    if (promoted) cls += ' promoted';
+    if (info.promoted) cls += ' promoted';
     if (inHand) cls += ' in-hand';
-    else if (color !== s.human) cls += ' opp';
+    else if (s && color !== s.human) cls += ' opp';
     const p = el('div', cls);
-    p.style.setProperty('--f', String(fontFactor(id.length)));
-    p.title = App.pieceNames.get(id) || id;
-    p.append(el('span', 'face', id));
+    p.dataset.piece = id;
+    p.style.setProperty('--f', String(fontFactor(info.label.length)));
+    p.title = `${info.name} (${id})`;
+    p.append(el('span', 'face', info.label));
     return p;
+  }
+
+  /** What the board shows: the game now, or the position under review. */
+  function shown() {
+    const s = App.state;
+    if (App.view) return App.view.position;
+    return s;
   }
 
   /** Redraws everything from the state. */
   function render() {
     const s = App.state;
     if (!s) { renderStatus(); return; }
-    App.pieceNames = new Map((s.variant.pieces || []).map((p) => [p.id, p.name]));
+    App.pieceInfo = new Map((s.variant.pieces || []).map((p) => [p.id, p]));
     buildBoard(s);
     sizeBoard();
     renderMarks();
@@ -377,17 +403,23 @@
     renderEvaluation(s);
     renderMoveList(s);
     renderStatus();
+    renderClock();
+    loadPieces(s);
     document.body.dataset.fen = s.fen;
     document.body.dataset.ply = String(s.ply);
+    document.body.dataset.review = App.view ? String(App.view.ply) : '';
   }
 
   /** Redraws the squares and hands (pieces, last move, the path in progress). */
   function renderMarks() {
     const s = App.state;
     if (!s) return;
-    const pieces = new Map(s.board.map((p) => [p.square, p]));
-    const last = s.history.length ? s.history[s.history.length - 1] : null;
+    const b = shown();
+    const pieces = new Map(b.board.map((p) => [p.square, p]));
+    const last = App.view ? App.view.last : (s.history.length ? s.history[s.history.length - 1] : null);
     const captured = new Set(last ? last.captured || [] : []);
+    const checks = b.checks || { targets: [], checkers: [] };
+    const targets = new Set(checks.targets), checkers = new Set(checks.checkers);
     const marks = pathMarks(s.legal, App.path);
     const live = canClick();
     const starts = new Set(live ? s.legal.map((m) => m.clicks[0]) : []);
@@ -398,6 +430,8 @@
       if (marks.steps.has(name)) cls.push('visited');
       if (marks.origin === name) cls.push('selected');
       if (live && (starts.has(name) || marks.next.has(name) || marks.stop === name)) cls.push('clickable');
+      if (targets.has(name)) cls.push('in-check');
+      if (checkers.has(name)) cls.push('checker');
       sq.className = cls.join(' ');
       sq.title = p ? '' : name;
       const kids = [];
@@ -409,15 +443,15 @@
       if (captured.has(name)) kids.push(el('span', 'mark captured', '\u00d7'));
       sq.replaceChildren(...kids);
     }
-    renderHands(s, starts);
+    renderHands(s, b, starts);
   }
 
   /** The two hands: the opponent's above the board, the person's below. */
-  function renderHands(s, starts) {
+  function renderHands(s, b, starts) {
     const sides = { top: opposite(s.human), bottom: s.human };
     for (const where of ['top', 'bottom']) {
       const color = sides[where];
-      const items = (s.hands && s.hands[color]) || [];
+      const items = (b.hands && b.hands[color]) || [];
       const box = $(`hand-${where}`);
       box.classList.toggle('no-drops', !s.variant.drops && items.length === 0);
       // Rebuild only when the hand changed, so element references stay valid.
@@ -428,7 +462,7 @@
           const e = el('div', 'hand-piece');
           e.dataset.hand = h.id;
           e.dataset.color = color;
-          e.title = App.pieceNames.get(h.id) || h.id;
+          e.title = (App.pieceInfo.get(h.id) || { name: h.id }).name;
           e.append(pieceElement(h.id, color, s, true), el('span', 'count', `\u00d7${h.count}`));
           return e;
         }));
@@ -441,7 +475,7 @@
       const label = $(`${where}-label`);
       const who = color === s.human ? 'You' : 'Engine';
       label.querySelector('.who').textContent = `${who} \u00b7 ${cap(color)}`;
-      label.classList.toggle('to-move', !s.outcome && s.side_to_move === color);
+      label.classList.toggle('to-move', !s.outcome && b.side_to_move === color);
     }
   }
 
@@ -479,10 +513,17 @@
       st.textContent = `Engine to move (${cap(s.side_to_move)}) \u2014 press \u201cEngine, move\u201d`;
     }
     document.body.dataset.status = status;
-    $('check').hidden = !(s && s.in_check && !s.outcome);
+    renderCheck(s);
+    const reviewing = !!(s && App.view);
+    $('review-bar').hidden = !reviewing;
+    if (reviewing) {
+      $('review-text').textContent =
+        `Reviewing: after ply ${App.view.ply} of ${s.ply}`;
+    }
     const busy = status === 'thinking';
-    for (const id of ['new-game', 'undo', 'engine-move']) $(id).disabled = busy;
-    $('engine-move').disabled = busy || !s || !!s.outcome;
+    for (const id of ['new-game', 'undo', 'engine-move', 'load-record']) $(id).disabled = busy;
+    $('engine-move').disabled = busy || !s || !!s.outcome || !!App.view;
+    renderNav();
   }
 
   /** Win/draw/loss bar, value, budget, best move, top moves and PV, for the person. */
@@ -532,7 +573,8 @@
     $('pv').textContent = a.pv && a.pv.length ? `PV: ${a.pv.join(' ')}` : '';
   }
 
-  /** The moves in two columns (black, white), numbered, the last one highlighted. */
+  /** The moves in two columns (black, white), numbered, each with the moving piece's label;
+   *  the move that led to the position shown is highlighted, and a click shows that position. */
   function renderMoveList(s) {
     const rows = [];
     for (const h of s.history) {
@@ -543,11 +585,13 @@
       }
       row[h.color === 'white' ? 'white' : 'black'] = h;
     }
-    const lastPly = s.history.length ? s.history[s.history.length - 1].ply : -1;
+    const at = App.view ? App.view.ply : s.ply;
     const cell = (h) => {
       if (!h) return el('td', 'mv', '');
-      const td = el('td', `mv mono${h.by === 'engine' ? ' engine' : ''}${h.ply === lastPly ? ' last' : ''}`, h.text);
-      td.title = `ply ${h.ply} \u00b7 ${h.color} \u00b7 ${h.by}`;
+      const td = el('td', `mv mono${h.by === 'engine' ? ' engine' : ''}${h.ply === at ? ' last' : ''}`);
+      td.append(el('span', 'pl', h.piece), document.createTextNode(` ${h.text}`));
+      const name = (App.pieceInfo.get((s.variant.pieces || []).find((p) => p.label === h.piece)?.id) || {}).name;
+      td.title = `ply ${h.ply} \u00b7 ${h.color} \u00b7 ${h.by}${name ? ` \u00b7 ${name}` : ''}`;
       td.dataset.ply = String(h.ply);
       return td;
     };
@@ -558,7 +602,277 @@
       return tr;
     }));
     const box = $('move-list');
-    box.scrollTop = box.scrollHeight;
+    const mark = box.querySelector('td.last');
+    if (!App.view) box.scrollTop = box.scrollHeight;
+    else if (mark) mark.scrollIntoView({ block: 'nearest' });
+  }
+
+  // ===================================================================== review
+
+  /**
+   * Shows the position after `ply` moves (the board, hands and check marks follow; the move
+   * list highlights the move). At the game's own ply the review ends and play resumes.
+   */
+  async function reviewTo(ply) {
+    const s = App.state;
+    if (!s || App.pending) return;
+    const target = Math.max(0, Math.min(ply, s.ply));
+    if (target === s.ply) {
+      App.view = null;
+      render();
+      return;
+    }
+    try {
+      const r = await api('GET', `/api/position?ply=${target}`);
+      if (App.state !== s) return;  // the game moved on meanwhile
+      App.view = { ply: target, position: r.position, last: r.last };
+      App.path = [];
+      setError('');
+    } catch (e) {
+      setError(e.message);
+    }
+    render();
+  }
+
+  const shownPly = () => (App.view ? App.view.ply : App.state ? App.state.ply : 0);
+
+  function renderNav() {
+    const s = App.state;
+    const at = shownPly(), end = s ? s.ply : 0;
+    const busy = !!App.pending;
+    $('nav-first').disabled = busy || at === 0;
+    $('nav-prev').disabled = busy || at === 0;
+    $('nav-next').disabled = busy || at >= end;
+    $('nav-last').disabled = busy || at >= end;
+    $('nav-at').textContent = s ? `ply ${at} of ${end}` : '';
+  }
+
+  // ===================================================================== check
+
+  /** "Check!" with the pieces giving it (the squares are marked on the board). */
+  function renderCheck(s) {
+    const box = $('check');
+    const b = s ? shown() : null;
+    const checks = b && b.checks;
+    if (!s || !checks || checks.targets.length === 0 || (!App.view && s.outcome)) {
+      box.hidden = true;
+      return;
+    }
+    const at = new Map(b.board.map((p) => [p.square, p]));
+    const by = checks.checkers.map((sq) => {
+      const p = at.get(sq);
+      const info = p && App.pieceInfo.get(p.piece);
+      return info ? `${info.name} on ${sq}` : sq;
+    });
+    box.textContent = by.length ? `Check! by ${by.join(', ')}` : 'Check!';
+    box.hidden = false;
+  }
+
+  // ===================================================================== clock
+
+  const clockText = (ms) => {
+    const t = Math.ceil(ms / 1000);
+    const m = Math.floor(t / 60), sec = t % 60;
+    return `${m}:${String(sec).padStart(2, '0')}`;
+  };
+
+  /** The person's clock: counts down from the state's reading while it runs; when it
+   *  reaches zero the state is read again, and the server says whether the flag fell. */
+  function renderClock() {
+    const s = App.state;
+    const box = $('person-clock');
+    clearTimeout(App.clockTimer);
+    const c = s && s.clock;
+    if (!c) { box.hidden = true; return; }
+    box.hidden = false;
+    const spent = c.running ? performance.now() - App.clockAt : 0;
+    let main = Math.max(0, c.main_left_ms - spent);
+    const over = Math.max(0, spent - c.main_left_ms);
+    let byo = Math.max(0, c.byoyomi_left_ms - over);
+    let text;
+    if (main > 0 || c.control.byoyomi_secs === 0) text = clockText(main);
+    else text = `byoyomi ${clockText(byo)}`;
+    box.textContent = text;
+    box.classList.toggle('running', c.running);
+    const low = c.running && main === 0 ? byo < 10000 : main < 10000 && c.control.byoyomi_secs === 0;
+    box.classList.toggle('low', c.running && low);
+    if (c.running) {
+      if (main === 0 && byo === 0) {
+        if (!App.clockAsked && !App.pending) {
+          App.clockAsked = true;
+          api('GET', '/api/state').then((st) => { if (!App.pending) accept(st); }).catch(() => {});
+        }
+        return;
+      }
+      App.clockTimer = setTimeout(renderClock, 200);
+    }
+  }
+
+  // ===================================================================== piece panel
+
+  /** Reads the variant's piece reference once (it never changes while the server runs). */
+  async function loadPieces(s) {
+    if (App.pieceRef || App.pieceRefLoading) return;
+    App.pieceRefLoading = true;
+    try {
+      App.pieceRef = await api('GET', '/api/pieces');
+      const first = App.pieceRef.pieces.find((p) => p.royal) || App.pieceRef.pieces[0];
+      renderPieceList();
+      showPiece(first ? first.id : null);
+    } catch (e) {
+      setError(e.message);
+    } finally {
+      App.pieceRefLoading = false;
+    }
+  }
+
+  function renderPieceList() {
+    const ref = App.pieceRef;
+    const box = $('piece-list');
+    box.replaceChildren(...ref.pieces.map((p) => {
+      const b = el('button', 'piece-chip');
+      b.type = 'button';
+      b.dataset.pieceRef = p.id;
+      b.title = `${p.name} (${p.id})`;
+      b.append(pieceElement(p.id, 'black', null, true));
+      b.addEventListener('click', () => showPiece(p.id));
+      return b;
+    }));
+  }
+
+  /** What each diagram mark means, in the order the legend lists them. */
+  const LEGEND = [
+    ['step', 'step (moves or captures)'],
+    ['jump', 'leap, jumping over pieces'],
+    ['slide', 'slide, as far as the path is free'],
+    ['hop', 'hop over one piece first'],
+    ['legs', 'end of a move of several legs'],
+    ['kill', 'captures on the way and goes on'],
+    ['move-only', 'only to an empty square'],
+    ['capture-only', 'only to capture'],
+  ];
+
+  /** The class of a diagram square from its flags. */
+  function diagramClass(how) {
+    const has = (x) => how.includes(x);
+    const cls = [];
+    // The plainest way in wins: a square a piece steps to is a step, even if a longer move
+    // also ends there.
+    for (const k of ['step', 'jump', 'slide', 'hop', 'legs']) {
+      if (has(k)) { cls.push(k); break; }
+    }
+    if (has('kill')) cls.push('kill');
+    if (cls.length && cls[0] !== 'kill') {
+      if (has('move') && !has('capture')) cls.push('move-only');
+      else if (has('capture') && !has('move')) cls.push('capture-only');
+    }
+    return cls;
+  }
+
+  /** The move diagram of `p`: the piece in the middle of an empty board, marks around it. */
+  function diagramElement(p) {
+    const d = p.diagram;
+    const n = 2 * d.radius + 1;
+    const size = Math.max(12, Math.min(26, Math.floor(300 / n)));
+    const grid = el('div', 'diagram');
+    grid.style.gridTemplateColumns = `repeat(${n}, ${size}px)`;
+    grid.style.setProperty('--cell', `${size}px`);
+    const at = new Map(d.cells.map((c) => [`${c.df},${c.dr}`, c.how]));
+    const used = new Set();
+    for (let dr = d.radius; dr >= -d.radius; dr--) {
+      for (let df = -d.radius; df <= d.radius; df++) {
+        const c = el('div', 'dcell');
+        if (df === 0 && dr === 0) {
+          c.classList.add('origin');
+          c.append(pieceElement(p.id, 'black', null, true));
+          if (d.returns) c.title = 'some moves end here again';
+        } else {
+          const how = at.get(`${df},${dr}`);
+          if (how) {
+            for (const k of diagramClass(how)) { c.classList.add(k); used.add(k); }
+            c.title = how.join(', ');
+          }
+        }
+        grid.append(c);
+      }
+    }
+    const legend = el('div', 'legend');
+    for (const [k, text] of LEGEND) {
+      if (!used.has(k)) continue;
+      const item = el('span', 'legend-item');
+      const sw = el('span', `dcell ${k}`);
+      if (k === 'move-only' || k === 'capture-only') sw.classList.add('step');
+      item.append(sw, document.createTextNode(text));
+      legend.append(item);
+    }
+    return [grid, legend];
+  }
+
+  /** Shows the piece `id` in the piece panel. */
+  function showPiece(id) {
+    const ref = App.pieceRef;
+    if (!ref || !id || App.pieceShown === id) return;
+    const p = ref.pieces.find((x) => x.id === id);
+    if (!p) return;
+    App.pieceShown = id;
+    const box = $('piece-detail');
+    const head = el('div', 'piece-head');
+    head.append(pieceElement(p.id, 'black', null, true));
+    const title = el('div', 'piece-title');
+    title.append(el('div', 'piece-name', cap(p.name)),
+      el('div', 'muted', `ID ${p.id}${p.label !== p.id ? ` \u00b7 drawn ${p.label}` : ''} \u00b7 XBetza ${p.betza}`));
+    head.append(title);
+    const kids = [head, ...diagramElement(p)];
+    const links = el('div', 'piece-links');
+    const link = (text, k) => {
+      const a = el('button', 'link', `${text} ${cap(k.name)} (${k.label})`);
+      a.type = 'button';
+      a.addEventListener('click', () => showPiece(k.id));
+      return a;
+    };
+    if (p.promotes_to) links.append(link('Promotes to', p.promotes_to));
+    if (p.promoted_from) links.append(link('Promoted from', p.promoted_from));
+    if (links.children.length) kids.push(links);
+    if (p.rules.length) {
+      const ul = el('ul', 'piece-rules');
+      for (const r of p.rules) ul.append(el('li', '', r));
+      kids.push(ul);
+    }
+    if (p.about) kids.push(el('p', 'piece-about', p.about));
+    if (p.diagram.returns) kids.push(el('p', 'muted', 'Some of its moves end on the square they began from (a capture without moving, or passing the turn).'));
+    box.replaceChildren(...kids);
+    box.dataset.piece = id;
+    for (const b of $('piece-list').children) b.classList.toggle('shown', b.dataset.pieceRef === id);
+  }
+
+  // ===================================================================== record file
+
+  /** Saves the game record as a text file. */
+  async function saveRecord() {
+    try {
+      const r = await api('GET', '/api/record');
+      const blob = new Blob([r.text], { type: 'text/plain' });
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      const when = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+      a.download = `koma-${r.variant}-${when}.txt`;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    } catch (e) {
+      setError(e.message);
+    }
+  }
+
+  /** Loads a record file chosen by the person: the game as saved, to review or play on. */
+  function loadRecord(file) {
+    if (!file) return;
+    run('request', async () => {
+      const text = await file.text();
+      App.view = null;
+      accept(await api('POST', '/api/load', { record: text, clock: clockChoice() }));
+    });
   }
 
   async function showRecord() {
@@ -594,6 +908,14 @@
       clearPath();
     });
     document.addEventListener('keydown', (e) => {
+      if (e.target.closest && e.target.closest('input, select, textarea')) return;
+      const steps = { ArrowLeft: () => shownPly() - 1, ArrowRight: () => shownPly() + 1,
+                      Home: () => 0, End: () => Infinity };
+      if (steps[e.key] && !App.promo) {
+        e.preventDefault();
+        reviewTo(steps[e.key]());
+        return;
+      }
       if (e.key !== 'Escape') return;
       if (App.promo) closePromotion(null);
       else clearPath();
@@ -607,6 +929,28 @@
     $('undo').addEventListener('click', undo);
     $('engine-move').addEventListener('click', engineButton);
     $('show-record').addEventListener('click', showRecord);
+    $('save-record').addEventListener('click', saveRecord);
+    $('load-record').addEventListener('click', () => $('load-file').click());
+    $('load-file').addEventListener('change', (e) => {
+      loadRecord(e.target.files[0]);
+      e.target.value = '';
+    });
+    $('nav-first').addEventListener('click', () => reviewTo(0));
+    $('nav-prev').addEventListener('click', () => reviewTo(shownPly() - 1));
+    $('nav-next').addEventListener('click', () => reviewTo(shownPly() + 1));
+    $('nav-last').addEventListener('click', () => reviewTo(Infinity));
+    $('review-end').addEventListener('click', () => reviewTo(Infinity));
+    $('move-list').addEventListener('click', (e) => {
+      const td = e.target.closest('td[data-ply]');
+      if (td) reviewTo(parseInt(td.dataset.ply, 10));
+    });
+    // Pointing at a piece on the board or in a hand shows it in the piece panel.
+    const pointAt = (e) => {
+      const p = e.target.closest('[data-square], [data-hand]');
+      const piece = p && (p.querySelector('.piece') || null);
+      if (piece && piece.dataset.piece) showPiece(piece.dataset.piece);
+    };
+    $('board-area').addEventListener('mouseover', pointAt);
     let resizeFrame = 0;
     window.addEventListener('resize', () => {
       cancelAnimationFrame(resizeFrame);
