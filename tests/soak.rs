@@ -6,8 +6,9 @@
 //! - `koma-engine` through a long arena match over USI and UCI: no forfeit, no engine process
 //!   left behind, the engines' memory and thread counts flat.
 //!
-//! Lengths: `KOMA_SOAK_SECONDS` (play, default 60) and `KOMA_SOAK_GAMES` (engine, default 200
-//! games at 20 ms a move). `scripts/soak.sh` runs them with the S3 soak.
+//! Lengths: `KOMA_SOAK_SECONDS` (play, default 30) and `KOMA_SOAK_GAMES` (engine, default 80
+//! games at 20 ms a move): short enough for every CI run. `scripts/soak.sh` runs them at 60 s
+//! and 200 games, with the S3 soak.
 
 #[path = "../arena/tests/common/mod.rs"]
 mod common;
@@ -202,7 +203,7 @@ fn client(addr: SocketAddr, seed: u64, until: Instant, tally: &Tally) {
 
 #[test]
 fn koma_play_holds_fifty_clients() {
-    let secs: u64 = env_or("KOMA_SOAK_SECONDS", 60);
+    let secs: u64 = env_or("KOMA_SOAK_SECONDS", 30);
     let stem = common::tiny_checkpoint("hand-shogi", "soak-play");
     let mut play = Command::new(env!("CARGO_BIN_EXE_koma"))
         .args(["play", "--port", "0", "--sims", "8", "--model"])
@@ -297,7 +298,7 @@ struct Sample {
 
 #[test]
 fn koma_engine_holds_a_long_arena_match() {
-    let games: usize = env_or("KOMA_SOAK_GAMES", 200);
+    let games: usize = env_or("KOMA_SOAK_GAMES", 80);
     let stem = common::tiny_checkpoint("hand-shogi", "soak-engine");
     let needle = stem.display().to_string();
     let engine = format!("{} --model {needle}", env!("CARGO_BIN_EXE_koma-engine"));

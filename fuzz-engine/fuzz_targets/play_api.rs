@@ -13,7 +13,7 @@ use libfuzzer_sys::fuzz_target;
 #[path = "tiny.rs"]
 mod tiny;
 
-const ROUTES: [(&str, &str); 9] = [
+const ROUTES: [(&str, &str); 12] = [
     ("GET", "/api/state"),
     ("GET", "/api/record"),
     ("POST", "/api/new"),
@@ -23,6 +23,9 @@ const ROUTES: [(&str, &str); 9] = [
     ("PUT", "/api/move"),
     ("GET", "/api/nothing"),
     ("POST", "/api/state?x=1"),
+    ("POST", "/api/load"),
+    ("GET", "/api/position?ply=1"),
+    ("GET", "/api/position?ply=x&y"),
 ];
 
 fuzz_target!(|data: &[u8]| {
