@@ -71,6 +71,19 @@ pub struct PieceRef {
     pub about: String,
     /// Its move diagram, for the first player (forward is up).
     pub diagram: DiagramView,
+    /// What it shoots after a non-capturing move (a rule module's power), if anything.
+    pub shot: Option<ShotView>,
+}
+
+/// A shooter's shots: from the square it lands on, along the eight lines.
+#[derive(Debug, Clone, Serialize)]
+pub struct ShotView {
+    /// Farthest target.
+    pub range: u8,
+    /// Shoots over pieces (else only the nearest piece of each line).
+    pub over: bool,
+    /// Most shots after one move.
+    pub shots: u8,
 }
 
 /// The whole reference.
@@ -102,8 +115,24 @@ fn names(v: &Variant, pick: impl Fn(PieceKind) -> bool) -> String {
 }
 
 /// The rules of `p` in words.
-fn rules_of(v: &Variant, p: &PieceType) -> Vec<String> {
+fn rules_of(v: &Variant, k: PieceKind, p: &PieceType) -> Vec<String> {
     let mut out = Vec::new();
+    if let Some(s) = v.shot(k) {
+        let what = if s.shots > 1 {
+            format!("up to {} enemies, one after the other,", s.shots)
+        } else {
+            "an enemy".to_owned()
+        };
+        let how = if s.over {
+            "over any pieces between"
+        } else {
+            "the nearest piece of the line only"
+        };
+        out.push(format!(
+            "After a move to an empty square, may shoot {what} up to {} squares away along any of the eight lines from where it landed ({how}), without moving.",
+            s.range
+        ));
+    }
     if p.royal {
         out.push("Royal: losing it loses the game.".to_owned());
     }
@@ -162,7 +191,8 @@ pub fn reference(v: &Variant) -> PieceReference {
     let cap = ((v.geometry.files().min(v.geometry.ranks()) - 1) / 2).clamp(2, MAX_RADIUS);
     let pieces = (0..v.num_kinds())
         .map(|k| {
-            let p = v.piece(PieceKind(k as u8));
+            let k = PieceKind(k as u8);
+            let p = v.piece(k);
             let d = Diagram::of(&p.moves[0], cap);
             PieceRef {
                 id: p.id.clone(),
@@ -173,7 +203,7 @@ pub fn reference(v: &Variant) -> PieceReference {
                 betza: p.betza.clone(),
                 promotes_to: p.promotes_to.map(|t| kind_ref(v, t)),
                 promoted_from: p.demotes_to.map(|f| kind_ref(v, f)),
-                rules: rules_of(v, p),
+                rules: rules_of(v, k, p),
                 about: p.about.clone(),
                 diagram: DiagramView {
                     radius: d.radius,
@@ -188,6 +218,11 @@ pub fn reference(v: &Variant) -> PieceReference {
                         .collect(),
                     returns: d.returns,
                 },
+                shot: v.shot(k).map(|s| ShotView {
+                    range: s.range,
+                    over: s.over,
+                    shots: s.shots,
+                }),
             }
         })
         .collect();

@@ -134,8 +134,14 @@ fn multi_leg_moves_show_their_captures_on_the_way_and_promoted_kinds_their_own_l
         sw["about"]
     );
     assert_eq!(sw["diagram"]["radius"], 2);
-    let longbow = piece(&r, "LB")["about"].as_str().unwrap().to_owned();
-    assert!(!longbow.is_empty());
+    // The longbow's shots come from the rule module: range 3, the nearest piece only.
+    let longbow = piece(&r, "LB");
+    assert!(!longbow["about"].as_str().unwrap().is_empty());
+    assert_eq!(longbow["shot"]["range"], 3);
+    assert_eq!(longbow["shot"]["over"], false);
+    assert!(longbow["rules"][0].as_str().unwrap().contains("may shoot an enemy up to 3 squares"));
+    assert_eq!(piece(&r, "FC")["shot"]["shots"], 2);
+    assert!(sw["shot"].is_null());
 }
 
 #[test]

@@ -40,7 +40,7 @@ pub mod zobrist;
 
 pub use checks::Checks;
 pub use color::Color;
-pub use diagram::{Diagram, How};
+pub use diagram::{Diagram, How, Shot};
 pub use fen::PositionTextError;
 pub use geometry::Geometry;
 pub use material::{PieceValues, ROYAL_VALUE};

@@ -334,7 +334,15 @@ def check_pieces(driver, base, s, variant):
         assert marked[1] == len(p["diagram"]["cells"]), f"{variant}: {p['id']} marks {marked[1]}, reference {len(p['diagram']['cells'])}"
         assert marked[2].lower() == p["name"].lower(), f"{variant}: panel names {marked[2]}"
         shown = p
+    shooter = next((p for p in ref["pieces"] if p["shot"]), None)
+    if shooter:
+        driver.find_element(By.CSS_SELECTOR, f'#piece-list [data-piece-ref="{shooter["id"]}"]').click()
+        shots = len(driver.find_elements(By.CSS_SELECTOR, "#piece-detail .diagram.shots .dcell.shot"))
+        assert shots == 8 * shooter["shot"]["range"], f"{variant}: {shooter['id']} shows {shots} shot squares"
+        driver.execute_script("document.getElementById('pieces-card').scrollIntoView({block: 'end'})")
+        driver.save_screenshot(os.path.join(OUT, f"{variant}-shooter.png"))
     if variant == "ko-shogi":
+        assert shooter, "ko-shogi: no shooter in the piece reference"
         ko_piece = legs or busiest
         driver.find_element(By.CSS_SELECTOR, f'#piece-list [data-piece-ref="{ko_piece["id"]}"]').click()
         driver.execute_script("document.getElementById('pieces-card').scrollIntoView({block: 'end'})")

@@ -808,6 +808,31 @@
     return [grid, legend];
   }
 
+  /** A shooter's shots: from the square it landed on, along the eight lines up to its range
+   *  (a power of the variant's rule module, so not in the move diagram). */
+  function shotElement(p) {
+    const r = p.shot.range;
+    const n = 2 * r + 1;
+    const size = Math.max(12, Math.min(22, Math.floor(240 / n)));
+    const grid = el('div', 'diagram shots');
+    grid.style.gridTemplateColumns = `repeat(${n}, ${size}px)`;
+    grid.style.setProperty('--cell', `${size}px`);
+    for (let dr = r; dr >= -r; dr--) {
+      for (let df = -r; df <= r; df++) {
+        const c = el('div', 'dcell');
+        if (df === 0 && dr === 0) {
+          c.classList.add('origin');
+          c.append(pieceElement(p.id, 'black', null, true));
+        } else if (df === 0 || dr === 0 || Math.abs(df) === Math.abs(dr)) {
+          c.classList.add('shot');
+          c.title = 'may be shot';
+        }
+        grid.append(c);
+      }
+    }
+    return grid;
+  }
+
   /** Shows the piece `id` in the piece panel. */
   function showPiece(id) {
     const ref = App.pieceRef;
@@ -823,6 +848,7 @@
       el('div', 'muted', `ID ${p.id}${p.label !== p.id ? ` \u00b7 drawn ${p.label}` : ''} \u00b7 XBetza ${p.betza}`));
     head.append(title);
     const kids = [head, ...diagramElement(p)];
+    if (p.shot) kids.push(el('div', 'muted', 'Its shots, from the square it lands on:'), shotElement(p));
     const links = el('div', 'piece-links');
     const link = (text, k) => {
       const a = el('button', 'link', `${text} ${cap(k.name)} (${k.label})`);

@@ -109,6 +109,18 @@ const STEP_MOVERS: [&str; 15] = [
 ];
 
 impl KoShogi {
+    /// The shots of `kind`, if it is a shooter (for piece references).
+    pub(crate) fn shot(&self, kind: PieceKind) -> Option<crate::diagram::Shot> {
+        match self.roles.get(kind.index()) {
+            Some(Role::Shooter(s)) => Some(crate::diagram::Shot {
+                range: s.range,
+                over: s.over,
+                shots: s.shots,
+            }),
+            _ => None,
+        }
+    }
+
     /// Resolves the kinds the rules name and checks that the variant fits the module.
     pub(crate) fn new(
         pieces: &[PieceType],
