@@ -180,7 +180,13 @@ fn run_selfplay(
         Box::new(|| None),
         Duration::from_secs(3600),
     );
-    let store = Arc::new(Store::memory());
+    // The games go to a store on disk, as in a real run: an in-memory store would keep every
+    // game in this process and make its resident memory grow with the games played.
+    let store_dir = std::env::temp_dir().join(format!("koma-bench-store-{}", std::process::id()));
+    let store = Arc::new(Store::local(&store_dir).unwrap_or_else(|e| {
+        tracing::warn!("no store on disk ({e}); games are kept in memory, which grows");
+        Store::memory()
+    }));
     let spool = std::env::temp_dir().join(format!("koma-bench-spool-{}", std::process::id()));
     let uploader = Uploader::start(store.clone(), Duration::from_secs(5));
     let inference = server.stats();
@@ -245,6 +251,7 @@ fn run_selfplay(
     server.shutdown();
     uploader.finish();
     let _ = std::fs::remove_dir_all(&spool);
+    let _ = std::fs::remove_dir_all(&store_dir);
     (rate, rss)
 }
 
