@@ -139,7 +139,10 @@ fn multi_leg_moves_show_their_captures_on_the_way_and_promoted_kinds_their_own_l
     assert!(!longbow["about"].as_str().unwrap().is_empty());
     assert_eq!(longbow["shot"]["range"], 3);
     assert_eq!(longbow["shot"]["over"], false);
-    assert!(longbow["rules"][0].as_str().unwrap().contains("may shoot an enemy up to 3 squares"));
+    assert!(longbow["rules"][0]
+        .as_str()
+        .unwrap()
+        .contains("may shoot an enemy up to 3 squares"));
     assert_eq!(piece(&r, "FC")["shot"]["shots"], 2);
     assert!(sw["shot"].is_null());
 }
