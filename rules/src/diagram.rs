@@ -6,28 +6,7 @@
 //! with the squares they capture on the way. Powers that a rule module adds (Ko Shogi's shots
 //! and burning) are not in the table; variant files describe them in words (`about`).
 
-use crate::piece::PieceKind;
-use crate::variant::Variant;
 use crate::xbetza::{Leg, MoveTable, UNLIMITED};
-
-/// What a shooter fires after a non-capturing move, from the square it landed on: a power of
-/// a rule module (Ko Shogi's bows and guns), not of the move tables.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shot {
-    /// Farthest target, in steps along any of the eight lines.
-    pub range: u8,
-    /// Whether it shoots over pieces (any enemy in range) rather than the nearest piece only.
-    pub over: bool,
-    /// Most shots after one move.
-    pub shots: u8,
-}
-
-impl Variant {
-    /// The shots `kind` may fire, if its rule module gives it any.
-    pub fn shot(&self, kind: PieceKind) -> Option<Shot> {
-        self.ko.as_ref().and_then(|ko| ko.shot(kind))
-    }
-}
 
 /// How a piece may reach one square of its diagram: a set of the flags below.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

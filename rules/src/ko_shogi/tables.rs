@@ -110,9 +110,9 @@ const STEP_MOVERS: [&str; 15] = [
 
 impl KoShogi {
     /// The shots of `kind`, if it is a shooter (for piece references).
-    pub(crate) fn shot(&self, kind: PieceKind) -> Option<crate::diagram::Shot> {
+    pub(crate) fn shot(&self, kind: PieceKind) -> Option<crate::shot::Shot> {
         match self.roles.get(kind.index()) {
-            Some(Role::Shooter(s)) => Some(crate::diagram::Shot {
+            Some(Role::Shooter(s)) => Some(crate::shot::Shot {
                 range: s.range,
                 over: s.over,
                 shots: s.shots,

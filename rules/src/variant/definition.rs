@@ -117,3 +117,11 @@ impl Variant {
         self.pieces.iter().any(|p| !p.moves[0].is_simple())
     }
 }
+
+impl Variant {
+    /// The shots `kind` may fire, if the variant's rule module gives it any (Ko Shogi's bows
+    /// and guns); the move tables do not say them.
+    pub fn shot(&self, kind: PieceKind) -> Option<crate::shot::Shot> {
+        self.ko.as_ref().and_then(|ko| ko.shot(kind))
+    }
+}
