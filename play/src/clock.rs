@@ -76,7 +76,9 @@ impl PersonClock {
         }
     }
 
-    /// Stops the clock without charging the turn (the game ended, or a move was taken back).
+    /// Stops the clock at `now`, charging the turn: the main time pays first, the byoyomi the
+    /// rest (a move, the end of the game, or the engine's search). Whether the flag fell is
+    /// [`PersonClock::flagged`]'s to say, before.
     pub fn pause(&mut self, now: Instant) {
         if let Some(from) = self.turn_from.take() {
             self.main_left = self.main_left.saturating_sub(now - from);
@@ -89,16 +91,6 @@ impl PersonClock {
             Some(from) if self.is_set() => now - from > self.main_left + self.control.byoyomi(),
             _ => false,
         }
-    }
-
-    /// Ends the person's turn with a move at `now`: the main time pays first, the byoyomi
-    /// the rest. False if the time had run out (the move does not count).
-    pub fn moved(&mut self, now: Instant) -> bool {
-        if self.flagged(now) {
-            return false;
-        }
-        self.pause(now);
-        true
     }
 
     /// The clock as of `now`.
@@ -132,19 +124,21 @@ mod tests {
             byoyomi_secs: 5,
         });
         c.start(t0);
-        assert!(c.moved(t0 + s(4)));
+        assert!(!c.flagged(t0 + s(4)));
+        c.pause(t0 + s(4));
         assert_eq!(c.view(t0 + s(4)).unwrap().main_left_ms, 6_000);
         c.start(t0 + s(10));
         // 6 s of main time, then 4 s of the 5 s byoyomi: still in time.
         assert!(!c.flagged(t0 + s(20)));
         let v = c.view(t0 + s(20)).unwrap();
         assert_eq!((v.main_left_ms, v.byoyomi_left_ms), (0, 1_000));
-        assert!(c.moved(t0 + s(20)));
+        assert!(!c.flagged(t0 + s(20)));
+        c.pause(t0 + s(20));
         // Each later move has the whole byoyomi, and no more.
         c.start(t0 + s(30));
         assert!(!c.flagged(t0 + s(35)));
         assert!(c.flagged(t0 + s(35) + Duration::from_millis(1)));
-        assert!(!c.moved(t0 + s(36)));
+        assert!(c.flagged(t0 + s(36)));
     }
 
     #[test]

@@ -198,7 +198,7 @@ pub fn reference(v: &Variant) -> PieceReference {
                 id: p.id.clone(),
                 label: p.label.clone(),
                 name: p.name.clone(),
-                promoted: p.id.starts_with('+') || p.demotes_to.is_some(),
+                promoted: p.is_promoted(),
                 royal: p.royal,
                 betza: p.betza.clone(),
                 promotes_to: p.promotes_to.map(|t| kind_ref(v, t)),

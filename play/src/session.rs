@@ -245,15 +245,8 @@ impl Session {
             .position_mut()
             .parse_move(text)
             .map_err(PlayError::Move)?;
-        if inner.game.position().side_to_move() == inner.game.human() && !inner.clock.moved(now) {
-            // Checked by `tick` a moment ago; the flag can only have fallen in between.
-            let winner = inner.game.human().opposite();
-            inner.game.adjudicate(Outcome::Win {
-                winner,
-                reason: WinReason::Time,
-            });
-            return Err(SessionError::TimeOut("the flag fell".into()).into());
-        }
+        // `tick` found the flag up at this same `now`: the move ends the person's turn.
+        inner.clock.pause(now);
         inner.game.play(mv, Mover::Human);
         Ok(self.state_of(&mut inner))
     }

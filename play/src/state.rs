@@ -52,7 +52,7 @@ impl VariantInfo {
                     id: p.id.clone(),
                     label: p.label.clone(),
                     name: p.name.clone(),
-                    promoted: p.id.starts_with('+') || p.demotes_to.is_some(),
+                    promoted: p.is_promoted(),
                 })
                 .collect(),
         }
@@ -331,19 +331,20 @@ impl BoardView {
                 let t = v.piece(p.kind());
                 board.push(SquareInfo {
                     square: g.name(sq),
-                    promoted: t.id.starts_with('+') || t.demotes_to.is_some(),
+                    promoted: t.is_promoted(),
                     piece: t.id.clone(),
                     label: t.label.clone(),
                     color: color_name(p.color()),
                 });
             }
         }
+        // Empty exactly when the side is not in check, so one search answers both.
         let checks = pos.checks(pos.side_to_move());
         BoardView {
             ply,
             fen: pos.to_text(),
             side_to_move: color_name(pos.side_to_move()),
-            in_check: pos.in_check(pos.side_to_move()),
+            in_check: !checks.is_empty(),
             checks: ChecksInfo {
                 targets: checks.targets.iter().map(|&s| g.name(s)).collect(),
                 checkers: checks.checkers.iter().map(|&s| g.name(s)).collect(),

@@ -45,9 +45,11 @@
     promo: null,        // resolver of the open promotion dialog
     initialized: false, // controls filled from the first state
     pieceInfo: new Map(), // piece ID -> {label, name, promoted}, from the state
+    labelNames: new Map(), // label -> name, for the move list
     pollTimer: 0,
     view: null,         // null: the game now; else the position under review {ply, position, last}
     pieceRef: null,     // the variant's piece reference (GET /api/pieces)
+    pieceRefLoading: false,
     pieceShown: null,   // ID of the piece the piece panel shows
     clockAt: 0,         // performance.now() when the state's clock was read
     clockTimer: 0,
@@ -386,9 +388,7 @@
 
   /** What the board shows: the game now, or the position under review. */
   function shown() {
-    const s = App.state;
-    if (App.view) return App.view.position;
-    return s;
+    return App.view ? App.view.position : App.state;
   }
 
   /** Redraws everything from the state. */
@@ -396,6 +396,7 @@
     const s = App.state;
     if (!s) { renderStatus(); return; }
     App.pieceInfo = new Map((s.variant.pieces || []).map((p) => [p.id, p]));
+    App.labelNames = new Map((s.variant.pieces || []).map((p) => [p.label, p.name]));
     buildBoard(s);
     sizeBoard();
     renderMarks();
@@ -590,7 +591,7 @@
       if (!h) return el('td', 'mv', '');
       const td = el('td', `mv mono${h.by === 'engine' ? ' engine' : ''}${h.ply === at ? ' last' : ''}`);
       td.append(el('span', 'pl', h.piece), document.createTextNode(` ${h.text}`));
-      const name = (App.pieceInfo.get((s.variant.pieces || []).find((p) => p.label === h.piece)?.id) || {}).name;
+      const name = App.labelNames.get(h.piece);
       td.title = `ply ${h.ply} \u00b7 ${h.color} \u00b7 ${h.by}${name ? ` \u00b7 ${name}` : ''}`;
       td.dataset.ply = String(h.ply);
       return td;

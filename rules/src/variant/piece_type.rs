@@ -58,3 +58,11 @@ pub struct PieceType {
     /// rule, so that the move generator and `make_move` read one answer.
     pub after_capture: PieceKind,
 }
+
+impl PieceType {
+    /// Whether it is a promoted form: a `+` ID, or some kind's promotion (Ko Shogi's promoted
+    /// kinds have IDs of their own).
+    pub fn is_promoted(&self) -> bool {
+        self.id.starts_with('+') || self.demotes_to.is_some()
+    }
+}
