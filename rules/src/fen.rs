@@ -15,8 +15,10 @@
 //! may have several, or none when the game has just been lost that way.
 //! - counters: the rule counters that change which moves are legal, in variants that limit
 //!   them (see [`crate::counters`]): `skips=B/W` (turn skips in a row of the first and the second
-//!   player) and `checks=B/W` (checking moves in a row), joined by `,` (`skips=1/0,checks=0/2`).
-//!   Written only when some counter is not zero; a missing counter is zero.
+//!   player) and `checks=B/W` (checking moves in a row), joined by `,` (`skips=1/0,checks=0/2`),
+//!   and in variants with Lions `lionban=1` when the side to move may not capture a Lion with a
+//!   piece that is not one ([`crate::lion_trading`]). Written only when some counter is not
+//!   zero; a missing counter is zero.
 
 use crate::color::Color;
 use crate::piece::{Piece, PieceKind};
@@ -279,6 +281,9 @@ impl Position {
         if self.counters.checks != [0, 0] {
             counters.push(format!("checks={}", pair(self.counters.checks)));
         }
+        if self.counters.lion_ban {
+            counters.push("lionban=1".to_owned());
+        }
         if !counters.is_empty() {
             s.push(' ');
             s.push_str(&counters.join(","));
@@ -293,17 +298,32 @@ fn read_counters(pos: &mut Position, text: &str) -> Result<(), PositionTextError
     let (max_skips, max_checks) = (rules.max_consecutive_skips, rules.max_consecutive_checks);
     let mut skips = [0u8; 2];
     let mut checks = [0u8; 2];
+    let mut lion_ban = false;
     for item in text.split(',') {
         let (name, values) = item
             .split_once('=')
             .ok_or_else(|| err("counters", format!("'{item}' is not name=B/W")))?;
+        if name == "lionban" {
+            if !pos.variant.has_lions {
+                return Err(err(
+                    "counters",
+                    "this variant has no Lions, so it has no lionban flag".to_owned(),
+                ));
+            }
+            lion_ban = match values {
+                "0" => false,
+                "1" => true,
+                other => return Err(err("counters", format!("lionban={other}: expected 0 or 1"))),
+            };
+            continue;
+        }
         let (limit, slot) = match name {
             "skips" => (max_skips, &mut skips),
             "checks" => (max_checks, &mut checks),
             other => {
                 return Err(err(
                     "counters",
-                    format!("unknown counter '{other}' (expected skips or checks)"),
+                    format!("unknown counter '{other}' (expected skips, checks or lionban)"),
                 ))
             }
         };
@@ -332,5 +352,6 @@ fn read_counters(pos: &mut Position, text: &str) -> Result<(), PositionTextError
     for c in Color::ALL {
         pos.set_counters(c, skips[c.index()], checks[c.index()]);
     }
+    pos.set_lion_ban(lion_ban);
     Ok(())
 }

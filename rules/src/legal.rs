@@ -5,8 +5,9 @@
 //! test is skipped where it cannot fail: drops when not in check (a drop only blocks), and
 //! moves of a piece that is not on a slider line to its own royal piece when not in check.
 //!
-//! Under both check rules the counter limits ([`crate::counters`]) and the protected-royal
-//! rule ([`crate::protected_royals`]) apply on top.
+//! Under both check rules the counter limits ([`crate::counters`]), the protected-royal
+//! rule ([`crate::protected_royals`]) and the Lion trading rules ([`crate::lion_trading`])
+//! apply on top.
 
 use crate::color::Color;
 use crate::mv::Move;
@@ -37,6 +38,9 @@ impl Position {
         self.retain_counter_legal(out);
         if !self.variant.protected_royal_rule.is_empty() {
             self.retain_unprotected_royal_captures(out);
+        }
+        if self.variant.has_lions {
+            self.retain_lion_trading_legal(out);
         }
     }
 
@@ -83,6 +87,9 @@ impl Position {
         let us = self.side;
         let them = us.opposite();
         if self.royals[us.index()] == 0 || self.royals[them.index()] == 0 {
+            return false;
+        }
+        if self.variant.has_lions && self.lion_rules_forbid(&mv) {
             return false;
         }
         let rules = &self.variant.rules;

@@ -21,6 +21,7 @@ pub mod fen;
 pub mod geometry;
 pub mod ko_shogi;
 pub mod legal;
+pub mod lion_trading;
 pub mod mate;
 pub mod material;
 pub mod movegen;

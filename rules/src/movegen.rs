@@ -123,9 +123,7 @@ impl Position {
             PromotionRule::Capture => self.add_capture_rule_move(p, mv, out),
             PromotionRule::Zone { .. } => {
                 let pt = v.piece(p.kind());
-                let us = p.color();
-                if pt.promotes_to.is_some() && (v.in_zone(us, mv.to()) || v.in_zone(us, mv.from()))
-                {
+                if pt.promotes_to.is_some() && self.zone_move_may_promote(p, &mv) {
                     out.push(mv.with_promotion(Promotion::Promote));
                     if !pt.promotion_forced {
                         out.push(mv.with_promotion(Promotion::Decline));
@@ -135,6 +133,25 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// Whether a board move of `p`, a piece with a promoted form, may promote under the zone
+    /// rule: any move that starts or ends in the zone; with `zone_promotion = "entry"`, a
+    /// capture that does, or a move without capture that enters the zone from outside. A
+    /// piece with the last-rank option may also promote on a move to the farthest rank.
+    #[inline]
+    fn zone_move_may_promote(&self, p: Piece, mv: &Move) -> bool {
+        let v = &self.variant;
+        let us = p.color();
+        let (from, to) = (mv.from(), mv.to());
+        let (from_in, to_in) = (v.in_zone(us, from), v.in_zone(us, to));
+        if !v.rules.zone_entry_only {
+            return from_in || to_in;
+        }
+        let captures = !mv.kills().is_empty() || (to != from && self.board[to.index()].is_piece());
+        (to_in && !from_in)
+            || (captures && (from_in || to_in))
+            || (v.piece(p.kind()).last_rank_promotion && to != from && v.on_last_rank(us, to))
     }
 
     /// Appends the drops of the side to move, with the variant's drop restrictions.

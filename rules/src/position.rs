@@ -35,6 +35,9 @@ pub(crate) struct Undo {
 pub(crate) struct Counters {
     pub(crate) skips: [u8; 2],
     pub(crate) checks: [u8; 2],
+    /// The side to move may not capture a Lion with a piece that is not one (the last move
+    /// captured a Lion with a piece that is not one; see [`crate::lion_trading`]).
+    pub(crate) lion_ban: bool,
 }
 
 /// A position of a variant, with the history of moves made from its root.
@@ -303,6 +306,9 @@ impl Position {
         self.side = us.opposite();
         self.hash ^= z.white_to_move;
         self.ply += 1;
+        if variant.has_lions {
+            self.update_lion_ban(&undo);
+        }
         let gave_check = self.update_counters(us, &mv);
         undo.gave_check = match gave_check {
             Some(g) => g,

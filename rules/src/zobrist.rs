@@ -7,6 +7,9 @@ pub const MAX_HAND_KEYED: usize = 64;
 /// Largest rule-counter value that gets its own key.
 pub const MAX_COUNTER_KEYED: usize = 16;
 
+/// Rule counters with keys: skips and checks per colour (0 to 3), the Lion counterstrike ban (4).
+const COUNTER_SLOTS: usize = 5;
+
 /// The key tables of one variant.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Zobrist {
@@ -43,7 +46,7 @@ impl Zobrist {
             .map(|_| rng.next())
             .collect();
         let white_to_move = rng.next();
-        let counters = (0..4 * (MAX_COUNTER_KEYED + 1))
+        let counters = (0..COUNTER_SLOTS * (MAX_COUNTER_KEYED + 1))
             .map(|_| rng.next())
             .collect();
         Zobrist {
@@ -69,7 +72,7 @@ impl Zobrist {
         self.hand[(color * self.kinds + kind) * (MAX_HAND_KEYED + 1) + n]
     }
 
-    /// Key of rule counter `which` (0..4) having `value`; zero has no key.
+    /// Key of rule counter `which` (0..5) having `value`; zero has no key.
     #[inline]
     pub fn counter(&self, which: usize, value: u8) -> u64 {
         if value == 0 {

@@ -21,6 +21,10 @@ const BUILTIN: &[(&str, &str)] = &[
         "ko-shogi",
         include_str!("../../../configs/variants/ko-shogi.toml"),
     ),
+    (
+        "chu-shogi",
+        include_str!("../../../configs/variants/chu-shogi.toml"),
+    ),
 ];
 
 /// The ids of the built-in variants.

@@ -27,6 +27,8 @@ pub struct Variant {
     pub start_hand: Vec<(PieceKind, u8)>,
     /// Rule flags.
     pub rules: Rules,
+    /// XBoard's own name of the game, where XBoard knows it (`[protocol] xboard`).
+    pub xboard_name: Option<String>,
     /// Hash keys.
     pub zobrist: Zobrist,
     /// Reverse move tables for attack detection, indexed by the attacker's colour.
@@ -41,6 +43,8 @@ pub struct Variant {
     pub(crate) protected_royal_rule: PieceSet,
     /// Whether any kind is contagious.
     pub(crate) has_contagion: bool,
+    /// Whether any kind is a Lion for the trading rules ([`crate::lion_trading`]).
+    pub(crate) has_lions: bool,
     /// Ko Shogi's rule module, when the file names it (`rules.module = "ko-shogi"`).
     pub(crate) ko: Option<Box<crate::ko_shogi::KoShogi>>,
 }

@@ -22,9 +22,23 @@ pub struct VariantFile {
     pub max_plies: Spanned<u32>,
     /// Rule flags.
     pub rules: RulesFile,
+    /// How protocol front ends name the game to outside programs.
+    #[serde(default)]
+    pub protocol: ProtocolFile,
     /// The pieces, in the order that gives them their kind numbers.
     #[serde(rename = "piece")]
     pub pieces: Vec<Spanned<PieceFile>>,
+}
+
+/// The `[protocol]` table.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProtocolFile {
+    /// XBoard's own name of this game, when XBoard knows it with the same start position,
+    /// pieces and move notation (`"chu"`): koma-engine then announces that name and leaves the
+    /// board to XBoard instead of describing the game with `setup` and `piece` lines.
+    #[serde(default)]
+    pub xboard: Option<String>,
 }
 
 /// The `[rules]` table.
@@ -45,6 +59,13 @@ pub struct RulesFile {
     /// Depth of the promotion zone in ranks, counted from the far edge.
     #[serde(default)]
     pub promotion_zone: u8,
+    /// With `promotion = "zone"`: `"any"` (default): a move that starts or ends in the zone
+    /// may promote; `"entry"`: a move without capture may promote only when it enters the
+    /// zone from outside, a capture whenever it starts or ends in the zone (so a piece that
+    /// declined on entry gets its next chance by a capture there or by leaving and entering
+    /// again).
+    #[serde(default)]
+    pub zone_promotion: Option<Spanned<String>>,
     /// Occurrences of the same position that end the game.
     #[serde(default = "default_repetition")]
     pub repetition: u8,
@@ -136,9 +157,9 @@ pub struct PieceFile {
     /// potentially royal pieces, so that contagion never changes who is royal).
     #[serde(default)]
     pub contagion_immune: bool,
-    /// `"optional-promotion"`: under capture promotion, a move without capture that ends on
-    /// the farthest rank may promote or not (two moves, `+` and `=`); pieces that would
-    /// otherwise be stuck there.
+    /// `"optional-promotion"`: a move without capture that ends on the farthest rank may
+    /// promote or not (two moves, `+` and `=`), whatever the promotion rule would say; pieces
+    /// that would otherwise be stuck there.
     #[serde(default)]
     pub last_rank: Option<Spanned<String>>,
     /// IDs of the kinds this piece may not capture (they block it like friends); the kinds
@@ -149,4 +170,13 @@ pub struct PieceFile {
     /// enemy piece could capture on its square after the move (Hook Shogi's Emperor).
     #[serde(default)]
     pub no_capture_protected_royal: bool,
+    /// The trading rules of Lions apply to it (see [`crate::lion_trading`]): it may not
+    /// capture a protected Lion that is not next to it, and after a Lion was captured by a
+    /// piece that is not a Lion, the reply may not capture a Lion with a piece that is not one.
+    #[serde(default)]
+    pub lion: bool,
+    /// Capturing it on the way does not lift the protected-Lion rule (a Lion that first takes
+    /// some other piece may take a protected Lion after it).
+    #[serde(default)]
+    pub trade_cheap: bool,
 }

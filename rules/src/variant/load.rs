@@ -203,6 +203,13 @@ impl Variant {
             }
         }
         let has_contagion = pieces.iter().any(|p| p.contagious.is_some());
+        let has_lions = pieces.iter().any(|p| p.lion);
+        if has_lions && ko.is_some() {
+            return Err(err(
+                0,
+                "lion = true is not supported with a rule module".into(),
+            ));
+        }
         Ok(Variant {
             name: raw.name,
             id,
@@ -211,6 +218,7 @@ impl Variant {
             setup,
             start_hand,
             rules,
+            xboard_name: raw.protocol.xboard.clone(),
             zobrist,
             attacks,
             zone,
@@ -218,6 +226,7 @@ impl Variant {
             royal_codes,
             protected_royal_rule,
             has_contagion,
+            has_lions,
             ko,
         })
     }
@@ -309,8 +318,28 @@ fn read_rules(
             )),
         }
     };
+    let zone_entry_only = match r.zone_promotion.as_ref() {
+        None => false,
+        Some(z) if !matches!(promotion, PromotionRule::Zone { .. }) => {
+            return Err(err(
+                z.span().start,
+                "zone_promotion needs promotion = \"zone\"".into(),
+            ))
+        }
+        Some(z) => match z.get_ref().as_str() {
+            "any" => false,
+            "entry" => true,
+            other => {
+                return Err(err(
+                    z.span().start,
+                    format!("zone_promotion = '{other}': expected \"any\" or \"entry\""),
+                ))
+            }
+        },
+    };
     Ok(Rules {
         check,
+        zone_entry_only,
         drops: r.drops,
         promotion,
         repetition: r.repetition,
@@ -394,10 +423,11 @@ fn read_piece(
     let last_rank_promotion = match &p.last_rank {
         None => false,
         Some(s) if s.get_ref() == "optional-promotion" => {
-            if !capture_rule || promotes_to.is_none() {
+            if rules.promotion == PromotionRule::None || promotes_to.is_none() {
                 return Err(err(
                     s.span().start,
-                    "last_rank = \"optional-promotion\" needs a promoted form and rules.promotion = \"capture\"".into(),
+                    "last_rank = \"optional-promotion\" needs a promoted form and a promotion rule"
+                        .into(),
                 ));
             }
             true
@@ -457,6 +487,8 @@ fn read_piece(
         last_rank_promotion,
         cannot_capture: KindSet::default(),
         no_capture_protected_royal: p.no_capture_protected_royal,
+        lion: p.lion,
+        trade_cheap: p.trade_cheap,
         after_capture: PieceKind(0),
     })
 }

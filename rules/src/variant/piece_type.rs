@@ -54,6 +54,10 @@ pub struct PieceType {
     pub cannot_capture: KindSet,
     /// May not capture a protected enemy royal piece.
     pub no_capture_protected_royal: bool,
+    /// A Lion for the trading rules ([`crate::lion_trading`]).
+    pub lion: bool,
+    /// Capturing it on the way does not lift the protected-Lion rule.
+    pub trade_cheap: bool,
     /// The kind it becomes by a capture, contagion aside: computed at load from the promotion
     /// rule, so that the move generator and `make_move` read one answer.
     pub after_capture: PieceKind,

@@ -47,4 +47,7 @@ pub struct Rules {
     pub max_consecutive_skips: Option<u8>,
     /// Most checking moves in a row per player, if limited.
     pub max_consecutive_checks: Option<u8>,
+    /// Under zone promotion: a move without capture may promote only when it enters the zone
+    /// (a capture whenever it starts or ends there); otherwise any move touching the zone may.
+    pub zone_entry_only: bool,
 }

@@ -1,0 +1,263 @@
+//! One test per special rule of Chu Shogi (configs/variants/chu-shogi.toml): promotion on
+//! entering the zone, the Lion's moves, the Lion trading rules, the Crown Prince. Each fails if
+//! its rule is removed from the rules core or from the variant's file.
+//!
+//! Positions are written piece by piece (`("f3", "(LN)")`: a first-player Lion on f3; lowercase
+//! for the second player); the first player moves up the board from rank 1.
+
+mod common;
+
+use common::{moves_from, piece_on, play, set_of, token, variant, Grid};
+use koma_rules::{Outcome, Position, Variant, WinReason};
+use std::sync::Arc;
+
+const CHU: &str = "chu-shogi";
+
+fn position(v: &Arc<Variant>, pieces: &[(&str, &str)], side: char, tail: &str) -> Position {
+    let mut grid = Grid::new(12, 12);
+    for &(sq, id) in pieces {
+        // Lowercase IDs are the second player's.
+        let white = id.chars().any(|c| c.is_ascii_lowercase());
+        grid.put(sq, token(&id.to_ascii_uppercase(), white));
+    }
+    let t = grid.text(side, &format!("- {tail}"));
+    Position::from_text(v, &t).unwrap_or_else(|e| panic!("{t}: {e}"))
+}
+
+fn has(pos: &mut Position, text: &str) -> bool {
+    pos.legal_moves().iter().any(|m| pos.move_text(m) == text)
+}
+
+#[test]
+fn the_start_position_has_46_pieces_a_side_and_the_published_moves() {
+    let v = variant(CHU);
+    let mut pos = Position::start(&v);
+    assert_eq!(v.setup.len(), 92);
+    assert_eq!(piece_on(&pos, "f1").unwrap().0, "K");
+    assert_eq!(piece_on(&pos, "f3").unwrap().0, "LN");
+    assert_eq!(piece_on(&pos, "g12").unwrap().0, "K");
+    assert_eq!(piece_on(&pos, "g12").unwrap().1, koma_rules::Color::White);
+    // The Lion on f3 behind its pawns: two-square leaps to rank 5 (d5 holds a Go-between) and
+    // to d2 (h2 holds a Blind Tiger), and a pass needs an empty square next to it: none.
+    assert_eq!(
+        moves_from(&mut pos, "f3"),
+        set_of(&["f3d2", "f3e5", "f3f5", "f3g5", "f3h5"])
+    );
+    // The Kirin on f2 leaps to d2 only; the Phoenix on g2 is shut in.
+    assert_eq!(moves_from(&mut pos, "f2"), set_of(&["f2d2"]));
+    assert!(moves_from(&mut pos, "g2").is_empty());
+}
+
+#[test]
+fn a_non_capture_promotes_only_on_entering_the_zone() {
+    let v = variant(CHU);
+    // A Silver entering the zone (rank 9) may promote or not.
+    let mut pos = position(&v, &[("a1", "K"), ("l12", "k"), ("e8", "S")], 'b', "");
+    assert!(has(&mut pos, "e8e9+") && has(&mut pos, "e8e9="));
+    // Inside the zone without capture: no promotion.
+    let mut pos = position(&v, &[("a1", "K"), ("l12", "k"), ("e9", "S")], 'b', "");
+    assert!(has(&mut pos, "e9e10"));
+    assert!(!has(&mut pos, "e9e10+"));
+    // Leaving the zone without capture: no promotion.
+    assert!(has(&mut pos, "e9d8") && !has(&mut pos, "e9d8+"));
+    // A pawn reaching the last rank without capture gets no second chance.
+    let mut pos = position(&v, &[("a1", "K"), ("l12", "k"), ("e11", "P")], 'b', "");
+    assert_eq!(moves_from(&mut pos, "e11"), set_of(&["e11e12"]));
+}
+
+#[test]
+fn a_capture_promotes_in_the_zone_and_on_leaving_it() {
+    let v = variant(CHU);
+    let mut pos = position(
+        &v,
+        &[
+            ("a1", "K"),
+            ("l12", "k"),
+            ("e9", "S"),
+            ("e10", "p"),
+            ("d8", "p"),
+        ],
+        'b',
+        "",
+    );
+    for m in ["e9e10+", "e9e10=", "e9d8+", "e9d8="] {
+        assert!(has(&mut pos, m), "{m}");
+    }
+    play(&mut pos, "e9e10+");
+    assert_eq!(piece_on(&pos, "e10").unwrap().0, "+S");
+    // Outside the zone a capture does not promote.
+    let mut pos = position(
+        &v,
+        &[("a1", "K"), ("l12", "k"), ("e5", "S"), ("e6", "p")],
+        'b',
+        "",
+    );
+    assert_eq!(moves_from(&mut pos, "e5").len(), 5);
+    assert!(!has(&mut pos, "e5e6+"));
+}
+
+#[test]
+fn the_lion_takes_twice_takes_and_returns_and_passes() {
+    let v = variant(CHU);
+    let mut pos = position(
+        &v,
+        &[
+            ("a1", "K"),
+            ("l12", "k"),
+            ("f5", "LN"),
+            ("f6", "p"),
+            ("f7", "g"),
+        ],
+        'b',
+        "",
+    );
+    let m = moves_from(&mut pos, "f5");
+    for t in [
+        "f5f6,f6f7",
+        "f5f6,f6f5",
+        "f5f6,f6e7",
+        "f5f5",
+        "f5f7",
+        "f5d7",
+    ] {
+        assert!(m.contains(t), "{t} missing from {m:?}");
+    }
+}
+
+#[test]
+fn a_lion_may_not_take_a_protected_lion_from_afar() {
+    let v = variant(CHU);
+    // The second player's Lion on f7 is protected by the pawn on f8.
+    let protected = [
+        ("a1", "K"),
+        ("l12", "k"),
+        ("f5", "LN"),
+        ("f7", "ln"),
+        ("f8", "p"),
+    ];
+    let mut pos = position(&v, &protected, 'b', "");
+    assert!(!has(&mut pos, "f5f7"));
+    // Unprotected it may.
+    let mut pos = position(&v, &protected[..4], 'b', "");
+    assert!(has(&mut pos, "f5f7"));
+    // Next to it, protected or not, it may.
+    let mut pos = position(
+        &v,
+        &[
+            ("a1", "K"),
+            ("l12", "k"),
+            ("f6", "LN"),
+            ("f7", "ln"),
+            ("f8", "p"),
+        ],
+        'b',
+        "",
+    );
+    assert!(has(&mut pos, "f6f7"));
+    // A bridge: first taking a Gold on f6 lifts the rule; a Pawn there does not.
+    let mut with = protected.to_vec();
+    with.push(("f6", "g"));
+    let mut pos = position(&v, &with, 'b', "");
+    assert!(has(&mut pos, "f5f6,f6f7"));
+    let mut with = protected.to_vec();
+    with.push(("f6", "p"));
+    let mut pos = position(&v, &with, 'b', "");
+    assert!(!has(&mut pos, "f5f6,f6f7"));
+    // A promoted Kirin is a Lion too: it may not take the protected Lion from afar either.
+    let mut pos = position(
+        &v,
+        &[
+            ("a1", "K"),
+            ("l12", "k"),
+            ("f5", "+KY"),
+            ("f7", "ln"),
+            ("f8", "p"),
+        ],
+        'b',
+        "",
+    );
+    assert!(!has(&mut pos, "f5f7"));
+}
+
+#[test]
+fn after_a_lion_falls_to_a_non_lion_the_reply_may_not_take_a_lion_with_a_non_lion() {
+    let v = variant(CHU);
+    // The first player's Rook takes the Lion on f8; the second player's Gold could take the
+    // first player's Lion on c5 back, but may not; its Lion may.
+    let pieces = [
+        ("a1", "K"),
+        ("l12", "k"),
+        ("f1", "R"),
+        ("f8", "ln"),
+        ("c5", "LN"),
+        ("c6", "g"),
+        ("h6", "+ky"),
+    ];
+    let mut pos = position(&v, &pieces, 'b', "");
+    let before = pos.hash();
+    play(&mut pos, "f1f8");
+    assert!(pos.lion_counterstrike_banned());
+    assert!(!has(&mut pos, "c6c5"));
+    // The flag is part of the position: its text and hash.
+    let text = pos.to_text();
+    assert!(text.ends_with("lionban=1"), "{text}");
+    let again = Position::from_text(&v, &text).unwrap();
+    assert_eq!(again.hash(), pos.hash());
+    assert_ne!(pos.hash(), before);
+    // Only for one move: after another move the Gold may take.
+    play(&mut pos, "h6h7");
+    assert!(!pos.lion_counterstrike_banned());
+    play(&mut pos, "a1a2");
+    assert!(has(&mut pos, "c6c5"));
+    // Taken by a Lion, a Lion leaves no ban.
+    let mut pos = position(
+        &v,
+        &[
+            ("a1", "K"),
+            ("l12", "k"),
+            ("f7", "LN"),
+            ("f8", "ln"),
+            ("c5", "LN"),
+            ("c6", "g"),
+        ],
+        'b',
+        "",
+    );
+    play(&mut pos, "f7f8");
+    assert!(!pos.lion_counterstrike_banned());
+    assert!(has(&mut pos, "c6c5"));
+}
+
+#[test]
+fn the_crown_prince_is_a_second_king() {
+    let v = variant(CHU);
+    // A Drunk Elephant promoting becomes a royal Crown Prince: taking the King then does not
+    // end the game; taking the Prince too does.
+    let mut pos = position(
+        &v,
+        &[
+            ("a1", "K"),
+            ("l12", "k"),
+            ("e8", "DE"),
+            ("a3", "r"),
+            ("e12", "r"),
+        ],
+        'b',
+        "",
+    );
+    play(&mut pos, "e8e9+");
+    assert_eq!(piece_on(&pos, "e9").unwrap().0, "+DE");
+    play(&mut pos, "a3a1=");
+    assert_eq!(pos.outcome(), None);
+    play(&mut pos, "e9f9");
+    play(&mut pos, "e12f12");
+    play(&mut pos, "f9f10");
+    play(&mut pos, "f12f10");
+    assert!(matches!(
+        pos.outcome(),
+        Some(Outcome::Win {
+            reason: WinReason::RoyalCaptured,
+            ..
+        })
+    ));
+}
