@@ -254,6 +254,43 @@ fn is_thinking_line(l: &str) -> bool {
     w.len() >= 5 && w[..4].iter().all(|x| x.parse::<i64>().is_ok())
 }
 
+/// Chu Shogi is a game XBoard knows: koma-engine announces it by XBoard's name `chu` and sends
+/// no `setup` for it, reads a move without suffix into the zone as declining, and answers with
+/// a legal move.
+#[test]
+fn xboard_names_chu_shogi_as_xboard_knows_it() {
+    let mut e = Engine::start("chu-shogi", "xb-chu", &[]);
+    e.send("xboard");
+    e.send("protover 2");
+    let (features, _) = e.expect_prefix("feature ");
+    assert!(features.contains("variants=\"chu\""), "{features}");
+    e.send("new");
+    e.send("variant chu");
+    e.send("force");
+    // A Silver on e8 enters the zone without its suffix: no promotion.
+    let fen = "6k5/12/12/12/4S7/12/12/12/12/12/12/5K6 b -";
+    e.send(&format!("setboard {fen}"));
+    e.send("usermove e8e9");
+    let before = e.sync(7);
+    assert!(
+        !before
+            .iter()
+            .any(|l| l.starts_with("setup") || l.starts_with("Illegal") || l.starts_with("Error")),
+        "{before:?}"
+    );
+    e.send("new");
+    e.send("variant chu");
+    e.send("force");
+    e.send("usermove f4f5");
+    e.send("sd 1");
+    e.send("st 0.2");
+    e.send("go");
+    let (reply, _) = e.expect_prefix("move ");
+    let mv = reply.trim_start_matches("move ");
+    assert!(legal_after("chu-shogi", None, &["f4f5"], mv), "{mv}");
+    e.quit();
+}
+
 #[test]
 fn xboard_multi_leg_moves_igui_and_turn_skips_on_shoko_shogi() {
     // A Lion on e7 with pawns to take on f8 and g9.

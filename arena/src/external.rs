@@ -10,7 +10,7 @@
 //! Player strings: `uci:CMD`, `usi:CMD` or `xboard:CMD`, with settings after `;`:
 //! `go=LIMITS` (what follows `go` in UCI/USI, e.g. `depth 3`, `nodes 1000`, `movetime 200`; for
 //! XBoard, commands sent before `go`, e.g. `st 1` or `sd 3`, several joined by `,`),
-//! `option:NAME=VALUE` (UCI/USI `setoption`), `variant=NAME` (`UCI_Variant`, or XBoard's
+//! `option:NAME=VALUE` (UCI/USI `setoption`, XBoard `option NAME=VALUE`), `variant=NAME` (`UCI_Variant`, or XBoard's
 //! `variant`), `searchmoves=0` (do not restrict the root moves), `timeout=SECONDS` (per move,
 //! default 120; also each handshake reply's longest wait where shorter than 30 s). `CMD` runs
 //! through `sh -c` in a process group of its own ([`crate::engine_process`]), which is killed
@@ -267,6 +267,40 @@ impl ExternalEngine {
         }
     }
 
+    /// Reads lines until one starts with `prefix`, for at most `wait`; the lines before it.
+    fn lines_until(&mut self, prefix: &str, wait: Duration) -> Result<Vec<String>, String> {
+        let end = Instant::now() + wait;
+        let mut seen = Vec::new();
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) if l.starts_with(prefix) => return Ok(seen),
+                Ok(l) => seen.push(l),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!("no '{prefix}' within {:.0} s", wait.as_secs_f64()))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.stopped(format!("the engine exited before '{prefix}'")))
+                }
+            }
+        }
+    }
+
+    /// The engine's XBoard move: a move of several legs may come as several `move` lines, each
+    /// but the last ending in `,` (HaChu's Lion moves: `move f5f6,` then `move f6f7`).
+    fn xboard_move(&mut self, wait: Duration) -> Result<String, String> {
+        let end = Instant::now() + wait;
+        let mut text = String::new();
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            let line = self.expect("move ", left)?;
+            text.push_str(line.trim_start_matches("move ").trim());
+            if !text.ends_with(',') {
+                return Ok(text);
+            }
+        }
+    }
+
     fn handshake(&mut self) -> Result<(), String> {
         let options = self.spec.options.clone();
         let wait = HANDSHAKE.min(self.spec.timeout);
@@ -293,7 +327,15 @@ impl ExternalEngine {
                 // Engines that answer with features end them with done=1; old ones send none.
                 let _ = self.expect("feature", Duration::from_secs(2));
                 self.send("ping 1")?;
-                self.expect("pong 1", wait)?;
+                let features = self.lines_until("pong 1", wait)?;
+                // As XBoard does: the hash size to an engine that asks for it (HaChu lists no
+                // moves without one), and the options before any game.
+                if features.iter().any(|l| l.contains("memory=1")) {
+                    self.send("memory 64")?;
+                }
+                for (k, v) in &options {
+                    self.send(&format!("option {k}={v}"))?;
+                }
             }
         }
         Ok(())
@@ -338,7 +380,14 @@ impl ExternalEngine {
             }
             Protocol::Xboard => {
                 let mut lines = vec!["new".to_owned()];
-                if let Some(v) = &self.spec.variant {
+                // The variant as the engine names it: the player's `variant=`, else the name
+                // the variant file gives XBoard's game.
+                if let Some(v) = self
+                    .spec
+                    .variant
+                    .as_ref()
+                    .or(self.variant.xboard_name.as_ref())
+                {
                     lines.push(format!("variant {v}"));
                 }
                 lines.push("force".into());
@@ -351,8 +400,7 @@ impl ExternalEngine {
                 lines.extend(self.spec.go.split(',').map(|s| s.trim().to_owned()));
                 lines.push("go".into());
                 let sent: Result<(), String> = lines.iter().try_for_each(|l| self.send(l));
-                sent.and_then(|_| self.expect("move ", wait))
-                    .map(|l| l.trim_start_matches("move ").trim().to_owned())
+                sent.and_then(|_| self.xboard_move(wait))
             }
         };
         let text = answer.map_err(Forfeit)?;

@@ -26,6 +26,7 @@ pub mod external;
 pub mod hand_match;
 pub mod host;
 pub mod ladder;
+pub mod lift_check;
 pub mod models;
 pub mod opening;
 pub mod player;

@@ -8,6 +8,7 @@ mod bench_profile;
 mod bench_store;
 mod games;
 mod ladder;
+mod lift_check;
 mod moves;
 mod new_model;
 mod perft;
@@ -60,6 +61,9 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Measure search, network and self-play throughput (and memory over time).
     Bench(bench::BenchArgs),
+    /// Compare koma's legal moves with an XBoard engine's own (HaChu: `lift`/`highlight`), in
+    /// the start position and along games the engine plays against itself.
+    LiftCheck(lift_check::LiftCheckArgs),
     /// Describe the build: built-in variants and the libtorch runtime.
     Info,
 }
@@ -96,6 +100,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Trainer(a) => train::trainer(a),
         Command::Status(a) => status::run(a),
         Command::Games(a) => games::run(a),
+        Command::LiftCheck(a) => lift_check::run(a),
         Command::Info => {
             println!(
                 "variants: {}",

@@ -162,6 +162,14 @@ const PRESETS: &[(&str, &str)] = &[
         "ko-shogi-gpu",
         include_str!("../../configs/train/ko-shogi-gpu.toml"),
     ),
+    (
+        "chu-shogi-cpu",
+        include_str!("../../configs/train/chu-shogi-cpu.toml"),
+    ),
+    (
+        "chu-shogi-gpu",
+        include_str!("../../configs/train/chu-shogi-gpu.toml"),
+    ),
 ];
 
 impl RunConfig {

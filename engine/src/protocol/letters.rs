@@ -191,10 +191,15 @@ pub fn parse_move(
         _ => text.to_owned(),
     };
     // XBoard relays a move into the zone sent without a suffix as `=`: where no promotion was
-    // open there is nothing to decline, and the move is the same.
+    // open there is nothing to decline, and the move is the same. The other way round, an
+    // engine's move without a suffix where a promotion was open declines it (HaChu writes only
+    // `+`).
     let result = match pos.parse_move(&text) {
         Err(NotationError::Illegal { .. }) if text.ends_with('=') => {
             pos.parse_move(&text[..text.len() - 1])
+        }
+        Err(e @ NotationError::Illegal { .. }) if !text.ends_with(['+', '=']) => {
+            pos.parse_move(&format!("{text}=")).map_err(|_| e)
         }
         r => r,
     };

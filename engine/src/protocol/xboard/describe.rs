@@ -13,6 +13,13 @@ pub fn variant_name(v: &Variant) -> String {
     v.id.replace('-', "")
 }
 
+/// The name koma-engine announces: XBoard's own name of the game where the variant file gives
+/// one (`[protocol] xboard = "chu"`: XBoard then draws and relays it as it knows it), else
+/// [`variant_name`].
+pub fn xboard_variant_name(v: &Variant) -> String {
+    v.xboard_name.clone().unwrap_or_else(|| variant_name(v))
+}
+
 /// The board, holdings, letters and start position for XBoard, then each piece's moves.
 pub fn describe(v: &Variant, letters: Option<Letters>, out: &Out) {
     let Some(l) = letters else {

@@ -7,7 +7,7 @@ use crate::protocol::letters::{parse_move, Letters};
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
 use crate::protocol::xboard::board::xboard_fen_to_koma;
-use crate::protocol::xboard::describe::{describe, variant_name};
+use crate::protocol::xboard::describe::{describe, variant_name, xboard_variant_name};
 use crate::protocol::xboard::root_moves::xboard_root_moves;
 use crate::protocol::xboard::thinking::{text, thinking};
 use koma_rules::{Color, Outcome, Position};
@@ -62,7 +62,7 @@ pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &O
                      sigint=0 sigterm=0 san=0 time=1 draw=0 reuse=1 analyze=1 colors=0 \
                      exclude=0 done=1",
                     engine.name,
-                    variant_name(&engine.variant)
+                    xboard_variant_name(&engine.variant)
                 ));
             }
             "new" => {
@@ -74,12 +74,14 @@ pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &O
                 st.tc.own = None;
             }
             "variant" => {
-                if arg == variant_name(&engine.variant) || arg == engine.variant.id {
+                if engine.variant.xboard_name.as_deref() == Some(arg) {
+                    // XBoard knows this game: its board, pieces and rules are its own.
+                } else if arg == variant_name(&engine.variant) || arg == engine.variant.id {
                     describe(&engine.variant, st.letters, out);
                 } else {
                     out.line(format!(
                         "Error (this model plays {}): variant {arg}",
-                        variant_name(&engine.variant)
+                        xboard_variant_name(&engine.variant)
                     ));
                 }
             }

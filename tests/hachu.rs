@@ -1,0 +1,113 @@
+//! Chu Shogi against HaChu (Debian package `hachu`), the XBoard engine that plays the large
+//! historical variants: koma's moves compared with HaChu's own piece by piece (`koma
+//! lift-check`) in the start position and along a game HaChu plays against itself, and whole
+//! games in the arena with every move of both sides legal by koma's rules. Where HaChu cannot be
+//! installed the tests say they are skipped (and fail where CI is set).
+
+mod component;
+mod koma_cli;
+
+use koma_cli::koma;
+use std::path::Path;
+use std::process::Command;
+
+const HACHU: &str = "/usr/games/hachu";
+
+/// Whether HaChu is here, installing it where this process may (root with apt-get).
+fn hachu_present(test: &str) -> bool {
+    if Path::new(HACHU).exists() {
+        return true;
+    }
+    let may_install = std::env::var_os("KOMA_NO_INSTALL").is_none()
+        && Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if may_install {
+        let _ = Command::new("sh")
+            .args([
+                "-c",
+                "apt-get install -y -q hachu >/dev/null 2>&1 || (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q hachu >/dev/null 2>&1)",
+            ])
+            .status();
+    }
+    if Path::new(HACHU).exists() {
+        return true;
+    }
+    component::component_missing(test, "HaChu (Debian package hachu) could not be installed");
+    false
+}
+
+/// Every piece's moves in the start position and in the positions of a 60-ply game HaChu
+/// plays against itself are the same for koma and HaChu, and every move HaChu plays is legal
+/// for koma.
+#[test]
+fn koma_and_hachu_give_every_piece_the_same_moves() {
+    if !hachu_present("HaChu lift check") {
+        return;
+    }
+    let (ok, out, err) = koma(&[
+        "lift-check",
+        "--variant",
+        "chu-shogi",
+        "--engine",
+        HACHU,
+        "--games",
+        "1",
+        "--plies",
+        "60",
+        "--depth",
+        "2",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    let total = out
+        .lines()
+        .find(|l| l.starts_with("total:"))
+        .unwrap_or_else(|| panic!("no total: {out}"));
+    assert!(
+        total.contains("0 differences, 0 illegal engine moves"),
+        "{total}"
+    );
+    // The start position and at least most of the game's positions were compared.
+    let positions: usize = total
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(positions >= 40, "{total}");
+}
+
+/// HaChu plays whole games of Chu Shogi in the arena, refereed by koma's rules: its Lion
+/// moves (sent as two `move` lines) and its promotions are read, and no game ends by forfeit.
+#[test]
+fn hachu_plays_chu_shogi_in_the_arena() {
+    if !hachu_present("HaChu arena test") {
+        return;
+    }
+    let (ok, out, err) = koma(&[
+        "arena",
+        "--variant",
+        "chu-shogi",
+        "--a",
+        "xboard:/usr/games/hachu;go=sd 1;option:Allow repeats=1",
+        "--b",
+        "greedy",
+        "--games",
+        "2",
+        "--max-plies",
+        "300",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        !out.contains("forfeit") && !err.contains("illegal"),
+        "{out}\n{err}"
+    );
+    let total = out
+        .lines()
+        .find(|l| l.starts_with("total"))
+        .unwrap_or_else(|| panic!("no totals: {out}"));
+    let counts: Vec<&str> = total.split_whitespace().collect();
+    // Two games played to a result; HaChu at depth 1 does not lose to a one-ply greedy player.
+    assert_eq!(counts[1], "2", "{out}");
+    assert_eq!(counts[4], "0", "{out}");
+}
