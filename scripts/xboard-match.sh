@@ -5,8 +5,8 @@
 # with apt-get when missing (as root); where they cannot be had it says so and skips, or fails
 # where CI is set (scripts/component.sh).
 # Usage: scripts/xboard-match.sh [GAMES] [VARIANT] [RUN_DIR]
-#   GAMES: default 2; VARIANT: hand-shogi (default) or gyaku-sama-shogi; RUN_DIR: a run whose
-#   newest model plays (default: an untrained network of the variant).
+#   GAMES: default 2; VARIANT: hand-shogi (default), gyaku-sama-shogi or chu-shogi; RUN_DIR: a
+#   run whose newest model plays (default: an untrained network of the variant).
 # Output: target/xboard-match/VARIANT/ (games.pgn, xboard.log).
 # - Hand Shogi: XBoard tests legality with its shogi rules. It holds nine kinds on a 9x9 board;
 #   koma-engine does not drop the tenth (the Pard) under XBoard, nor play the Soldier moves
@@ -14,6 +14,9 @@
 # - Gyaku-sama Shogi (13x13): XBoard draws the board (parent variant chu) with legality testing
 #   off and relays the moves: multi-leg moves leg by leg, `+` on every capture (the capturer
 #   promotes, or turns back). Its own draw rules are off; the engines claim every result.
+# - Chu Shogi: XBoard knows the game (`-variant chu`) and tests every move with its own Chu
+#   rules; koma-engine plays HaChu (Debian package hachu, installed when missing), so the moves
+#   of an outside engine (Lion double moves in two lines, passes as @@@@) are relayed too.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -25,7 +28,8 @@ case "$variant" in
   gyaku-sama-shogi)
     gui=(-variant gyakusamashogi -testLegality false -ruleMoves 0 -repeatsToDraw 0 -testClaims false)
     ;;
-  *) echo "xboard match: XBoard cannot play $variant (hand-shogi or gyaku-sama-shogi)" >&2; exit 1 ;;
+  chu-shogi) gui=(-variant chu -ruleMoves 0 -repeatsToDraw 0) ;;
+  *) echo "xboard match: XBoard cannot play $variant (hand-shogi, gyaku-sama-shogi or chu-shogi)" >&2; exit 1 ;;
 esac
 . scripts/component.sh
 koma="$root/target/release/koma"
@@ -55,9 +59,22 @@ else
   source=(--model "$out/model")
 fi
 cmd="$engine ${source[*]} --sims 16"
+second="$cmd"
+if [ "$variant" = chu-shogi ]; then
+  if [ ! -x /usr/games/hachu ]; then
+    if can_install; then
+      (apt-get install -y -qq hachu || (apt-get update -qq && apt-get install -y -qq hachu)) >/dev/null 2>&1
+    fi
+    [ -x /usr/games/hachu ] || component_missing "xboard match" "HaChu (Debian package hachu) is not installed"
+  fi
+  # HaChu forbids repeating a position unless told otherwise; koma allows it (the fourth
+  # occurrence draws).
+  second="/usr/games/hachu"
+  gui+=(-secondInitString "new\noption Allow repeats=1\n")
+fi
 # Each side has 5 seconds a game; the engines claim the result (mate, repetition, length).
 timeout 900 xvfb-run -a -s "-screen 0 1280x1024x24" "$xboard" \
-  -fcp "$cmd" -scp "$cmd" "${gui[@]}" \
+  -fcp "$cmd" -scp "$second" "${gui[@]}" \
   -matchMode true -matchGames "$games" -saveGameFile "$out/games.pgn" \
   -timeControl 0:05 -timeIncrement 0 -xponder -popupExitMessage false -autoCallFlag true \
   -debug -nameOfDebugFile "$out/xboard.log" >"$out/xboard.out" 2>&1

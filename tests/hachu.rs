@@ -77,6 +77,32 @@ fn koma_and_hachu_give_every_piece_the_same_moves() {
     assert!(positions >= 40, "{total}");
 }
 
+/// The same for Dai Shogi (15x15), on a shorter game.
+#[test]
+fn koma_and_hachu_agree_on_dai_shogi() {
+    if !hachu_present("HaChu lift check (Dai)") {
+        return;
+    }
+    let (ok, out, err) = koma(&[
+        "lift-check",
+        "--variant",
+        "dai-shogi",
+        "--engine",
+        HACHU,
+        "--games",
+        "1",
+        "--plies",
+        "30",
+        "--depth",
+        "1",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        out.contains("0 differences, 0 illegal engine moves"),
+        "{out}"
+    );
+}
+
 /// HaChu plays whole games of Chu Shogi in the arena, refereed by koma's rules: its Lion
 /// moves (sent as two `move` lines) and its promotions are read, and no game ends by forfeit.
 #[test]

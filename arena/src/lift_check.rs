@@ -52,6 +52,9 @@ pub struct LiftReport {
     pub lifts: usize,
     /// Engine moves checked for legality.
     pub engine_moves: usize,
+    /// Positions compared in which a Lion trading rule struck out some move (the
+    /// counterstrike ban, or a protected Lion out of a Lion's reach from afar).
+    pub lion_rule_positions: usize,
     /// The differences.
     pub differences: Vec<Difference>,
     /// Engine moves koma found illegal, with their positions.
@@ -348,6 +351,9 @@ fn compare_position(
     report: &mut LiftReport,
 ) -> Result<(), String> {
     let moves = pos.legal_moves();
+    if pos.lion_rules_struck_out() {
+        report.lion_rule_positions += 1;
+    }
     let text = pos.to_text();
     let us = pos.side_to_move();
     let squares: Vec<Square> = pos.variant().geometry.squares().to_vec();
@@ -382,8 +388,12 @@ fn compare_position(
             &name,
             &mut report.differences,
         );
-        for (via, c) in theirs.iter().filter(|(_, &c)| c == 'C') {
-            let _ = c;
+        let first_legs: Vec<String> = theirs
+            .iter()
+            .filter(|(_, &c)| c == 'C')
+            .map(|(sq, _)| sq.clone())
+            .collect();
+        for via in &first_legs {
             let via_sq = pos
                 .variant()
                 .geometry

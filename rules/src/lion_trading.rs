@@ -91,6 +91,16 @@ impl Position {
         protected
     }
 
+    /// Whether the trading rules forbid some pseudo-legal move here (for checks and reports).
+    pub fn lion_rules_struck_out(&mut self) -> bool {
+        if !self.variant.has_lions {
+            return false;
+        }
+        let mut moves = Vec::new();
+        self.generate_pseudo_legal(&mut moves);
+        moves.iter().any(|m| self.lion_rules_forbid(m))
+    }
+
     /// Removes the moves the trading rules forbid.
     pub(crate) fn retain_lion_trading_legal(&mut self, moves: &mut Vec<Move>) {
         let mut i = 0;

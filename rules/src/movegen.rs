@@ -125,7 +125,10 @@ impl Position {
                 let pt = v.piece(p.kind());
                 if pt.promotes_to.is_some() && self.zone_move_may_promote(p, &mv) {
                     out.push(mv.with_promotion(Promotion::Promote));
-                    if !pt.promotion_forced {
+                    let stuck = pt.forced_promotion_ranks > 0
+                        && v.relative_rank(p.color(), mv.to()) + pt.forced_promotion_ranks
+                            >= v.geometry.ranks();
+                    if !pt.promotion_forced && !stuck {
                         out.push(mv.with_promotion(Promotion::Decline));
                     }
                 } else {
@@ -149,8 +152,11 @@ impl Position {
             return from_in || to_in;
         }
         let captures = !mv.kills().is_empty() || (to != from && self.board[to.index()].is_piece());
-        (to_in && !from_in)
-            || (captures && (from_in || to_in))
+        // Entering (from outside to inside), or a capture from inside (wherever it ends).
+        let entering = to_in && !from_in;
+        let capturing_from_inside = from_in && captures;
+        entering
+            || capturing_from_inside
             || (v.piece(p.kind()).last_rank_promotion && to != from && v.on_last_rank(us, to))
     }
 

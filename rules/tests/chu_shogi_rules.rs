@@ -66,6 +66,29 @@ fn a_non_capture_promotes_only_on_entering_the_zone() {
 }
 
 #[test]
+fn a_pawn_or_lance_promoting_onto_the_last_rank_must() {
+    let v = variant(CHU);
+    // A Pawn taking on the last rank, a Lance entering the zone straight onto it.
+    let mut pos = position(
+        &v,
+        &[
+            ("a1", "K"),
+            ("l12", "k"),
+            ("e11", "P"),
+            ("e12", "g"),
+            ("c7", "L"),
+            ("c12", "g"),
+        ],
+        'b',
+        "",
+    );
+    assert_eq!(moves_from(&mut pos, "e11"), set_of(&["e11e12+"]));
+    assert!(has(&mut pos, "c7c12+") && !has(&mut pos, "c7c12="));
+    // Short of the last rank the Lance may decline.
+    assert!(has(&mut pos, "c7c11+") && has(&mut pos, "c7c11="));
+}
+
+#[test]
 fn a_capture_promotes_in_the_zone_and_on_leaving_it() {
     let v = variant(CHU);
     let mut pos = position(
@@ -226,6 +249,39 @@ fn after_a_lion_falls_to_a_non_lion_the_reply_may_not_take_a_lion_with_a_non_lio
     play(&mut pos, "f7f8");
     assert!(!pos.lion_counterstrike_banned());
     assert!(has(&mut pos, "c6c5"));
+}
+
+/// Dai Shogi (15x15) shares the file format's Chu flags: 65 pieces a side, a zone of 5 ranks,
+/// a Knight that must promote on the last two ranks, no Lion trading rules.
+#[test]
+fn dai_shogi_loads_with_its_knights_and_no_lion_trading() {
+    let v = variant("dai-shogi");
+    assert_eq!(v.setup.len(), 130);
+    let mut pos = Position::start(&v);
+    assert_eq!(piece_on(&pos, "h1").unwrap().0, "K");
+    assert_eq!(piece_on(&pos, "h3").unwrap().0, "LN");
+    assert!(!pos.legal_moves().is_empty());
+    let mut grid = Grid::new(15, 15);
+    for (sq, t) in [
+        ("a1", "K"),
+        ("o15", "k"),
+        ("e9", "N"),
+        ("g12", "N"),
+        ("f14", "p"),
+        ("h9", "(LN)"),
+        ("h11", "(ln)"),
+        ("h12", "p"),
+    ] {
+        grid.put(sq, t);
+    }
+    let mut pos = Position::from_text(&v, &grid.text('b', "-")).unwrap();
+    // Entering the zone (rank 11) a Knight may decline; taking on rank 14 (the last two) it
+    // must promote; inside the zone without capture it may not.
+    assert!(has(&mut pos, "e9d11=") && has(&mut pos, "e9d11+"));
+    assert!(has(&mut pos, "g12f14+") && !has(&mut pos, "g12f14="));
+    assert!(has(&mut pos, "g12h14") && !has(&mut pos, "g12h14+"));
+    // A Lion may take a protected Lion from afar: Dai has no trading rules.
+    assert!(has(&mut pos, "h9h11"));
 }
 
 #[test]

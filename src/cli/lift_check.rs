@@ -82,8 +82,9 @@ pub fn run(a: LiftCheckArgs) -> anyhow::Result<()> {
         println!("illegal engine move: {m} in {pos}");
     }
     println!(
-        "total: {} positions, {} pieces lifted, {} engine moves, {} differences, {} illegal engine moves",
+        "total: {} positions ({} with a move struck out by the Lion trading rules), {} pieces lifted, {} engine moves, {} differences, {} illegal engine moves",
         report.positions,
+        report.lion_rule_positions,
         report.lifts,
         report.engine_moves,
         report.differences.len(),

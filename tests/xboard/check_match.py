@@ -48,7 +48,12 @@ for line in open(LOG, errors="replace"):
     elif current is not None:
         m = re.match(r"\d+ <(first |second): move (\S+)\s*$", line)
         if m:
-            current.append(m.group(2))
+            # An engine may send a move of several legs as several lines, each but the last
+            # ending in ',' (HaChu's Lion moves).
+            if current and current[-1].endswith(","):
+                current[-1] += m.group(2)
+            else:
+                current.append(m.group(2))
     if "Illegal move" in line or "Forfeit" in line:
         raise SystemExit(f"xboard match: {line.strip()}")
 
@@ -69,6 +74,15 @@ for i, moves in enumerate(games):
             if not skips:
                 raise SystemExit(f"game {i + 1}, ply {len(played) + 1}: @@@@ but no skip is legal")
             mv = skips[0]
+        elif VARIANT == "chu-shogi" and not mv.endswith(("+", "=")):
+            # HaChu writes only `+`: a move without suffix where a promotion was open declines
+            # it, koma's `=`.
+            listed = subprocess.run(
+                [KOMA, "moves", "--variant", VARIANT, "--moves", " ".join(played)],
+                capture_output=True, text=True,
+            ).stdout.split()
+            if mv not in listed and mv + "=" in listed:
+                mv += "="
         played.append(koma_text(mv))
     error = replay(played)
     if error:

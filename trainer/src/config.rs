@@ -170,6 +170,14 @@ const PRESETS: &[(&str, &str)] = &[
         "chu-shogi-gpu",
         include_str!("../../configs/train/chu-shogi-gpu.toml"),
     ),
+    (
+        "dai-shogi-cpu",
+        include_str!("../../configs/train/dai-shogi-cpu.toml"),
+    ),
+    (
+        "dai-shogi-gpu",
+        include_str!("../../configs/train/dai-shogi-gpu.toml"),
+    ),
 ];
 
 impl RunConfig {

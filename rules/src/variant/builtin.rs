@@ -25,6 +25,10 @@ const BUILTIN: &[(&str, &str)] = &[
         "chu-shogi",
         include_str!("../../../configs/variants/chu-shogi.toml"),
     ),
+    (
+        "dai-shogi",
+        include_str!("../../../configs/variants/dai-shogi.toml"),
+    ),
 ];
 
 /// The ids of the built-in variants.

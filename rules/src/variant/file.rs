@@ -162,6 +162,11 @@ pub struct PieceFile {
     /// that would otherwise be stuck there.
     #[serde(default)]
     pub last_rank: Option<Spanned<String>>,
+    /// A move that may promote and ends in this many farthest ranks must promote (a piece
+    /// that could never move again there unpromoted: 1 for Chu's Pawn and Lance, 2 for a
+    /// Knight).
+    #[serde(default)]
+    pub forced_promotion_ranks: u8,
     /// IDs of the kinds this piece may not capture (they block it like friends); the kinds
     /// must not be royal, since attack detection does not apply the restriction.
     #[serde(default)]

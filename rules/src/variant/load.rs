@@ -401,6 +401,14 @@ fn read_piece(
             ))
         }
     };
+    if p.forced_promotion_ranks > 0
+        && (promotes_to.is_none() || !matches!(rules.promotion, PromotionRule::Zone { .. }))
+    {
+        return Err(err(
+            p.id.span().start,
+            "forced_promotion_ranks needs a promoted form and promotion = \"zone\"".into(),
+        ));
+    }
     if (p.drop_far_ranks > 0 || p.drop_one_per_file || p.drop_must_check) && !rules.drops {
         return Err(err(
             p.id.span().start,
@@ -475,6 +483,7 @@ fn read_piece(
         moves: [black, white],
         promotes_to,
         promotion_forced,
+        forced_promotion_ranks: p.forced_promotion_ranks,
         demotes_to: None,
         drop: DropRules {
             far_ranks: p.drop_far_ranks,

@@ -37,6 +37,8 @@ pub struct PieceType {
     pub promotes_to: Option<PieceKind>,
     /// Whether promotion, once open, is forced.
     pub promotion_forced: bool,
+    /// Promotion, once open, is forced on a move ending in this many farthest ranks.
+    pub forced_promotion_ranks: u8,
     /// The unpromoted form, for promoted kinds (where two kinds share a promoted form, which
     /// only variants without drops and switchbacks allow, the first of them).
     pub demotes_to: Option<PieceKind>,
