@@ -35,6 +35,8 @@ check "the S3 store tests" "S3 store test" \
   env KOMA_WEED=/nonexistent/weed cargo test --workspace --release --quiet --test s3_store -- --nocapture
 check "the Fairy-Stockfish test" "Fairy-Stockfish arena test" \
   env KOMA_NODE=/nonexistent/node cargo test --workspace --release --quiet --test arena_engines fairy -- --nocapture
+check "the HaChu test" "HaChu arena test" \
+  env KOMA_HACHU=/nonexistent/hachu cargo test --workspace --release --quiet --test hachu arena -- --nocapture
 check "the browser test" "browser test" \
   env KOMA_CHROMIUM=/nonexistent/chromium scripts/browser-test.sh
 check "the XBoard test" "xboard match" \

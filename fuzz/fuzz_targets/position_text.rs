@@ -1,6 +1,7 @@
-//! Arbitrary bytes as a position text for Hand Shogi and Shoko Shogi: reading must answer a
-//! position or an error naming the field, never panic; a position read writes back to a text
-//! that reads to the same position, and its legal moves can be generated.
+//! Arbitrary bytes as a position text for Hand Shogi, Shoko Shogi and Chu Shogi (its Lion
+//! counterstrike flag, `lionban=1`): reading must answer a position or an error naming the
+//! field, never panic; a position read writes back to a text that reads to the same position,
+//! and its legal moves can be generated.
 
 #![no_main]
 
@@ -10,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 fn variants() -> &'static [Arc<koma_rules::Variant>] {
     static V: OnceLock<Vec<Arc<koma_rules::Variant>>> = OnceLock::new();
     V.get_or_init(|| {
-        ["hand-shogi", "shoko-shogi"]
+        ["hand-shogi", "shoko-shogi", "chu-shogi"]
             .iter()
             .map(|v| koma_rules::load_variant(v).unwrap())
             .collect()

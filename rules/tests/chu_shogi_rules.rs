@@ -282,6 +282,13 @@ fn dai_shogi_loads_with_its_knights_and_no_lion_trading() {
     assert!(has(&mut pos, "g12h14") && !has(&mut pos, "g12h14+"));
     // A Lion may take a protected Lion from afar: Dai has no trading rules.
     assert!(has(&mut pos, "h9h11"));
+    // A Rook on the King's open file gives check.
+    let mut grid = Grid::new(15, 15);
+    for (sq, t) in [("h1", "K"), ("o15", "k"), ("h10", "r")] {
+        grid.put(sq, t);
+    }
+    let pos = Position::from_text(&v, &grid.text('b', "-")).unwrap();
+    assert!(pos.in_check(koma_rules::Color::Black));
 }
 
 #[test]
