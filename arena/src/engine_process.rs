@@ -84,6 +84,23 @@ impl EngineProcess {
         ))
     }
 
+    /// [`EngineProcess::spawn`], with the standard output read line by line on a thread of its
+    /// own into a channel, so that callers can wait for a line with a timeout.
+    pub fn spawn_lines(
+        command: &str,
+    ) -> std::io::Result<(EngineProcess, ChildStdin, std::sync::mpsc::Receiver<String>)> {
+        let (process, stdin, stdout) = EngineProcess::spawn(command)?;
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok((process, stdin, lines))
+    }
+
     /// Waits up to `wait` for the command to end; its exit status if it did.
     pub fn wait_exit(&mut self, wait: Duration) -> Option<ExitStatus> {
         let end = Instant::now() + wait;

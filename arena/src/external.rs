@@ -21,9 +21,9 @@ use koma_engine::protocol::letters::{move_text, parse_move, Letters};
 use koma_engine::protocol::usi::Sfen;
 use koma_rules::{Move, Position, Variant};
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::ChildStdin;
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -203,16 +203,8 @@ impl ExternalEngine {
                 variant.name
             )));
         }
-        let (process, stdin, stdout) =
-            EngineProcess::spawn(&spec.command).map_err(|e| fail(format!("cannot start: {e}")))?;
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (process, stdin, lines) = EngineProcess::spawn_lines(&spec.command)
+            .map_err(|e| fail(format!("cannot start: {e}")))?;
         let mut e = ExternalEngine {
             spec: spec.clone(),
             process,
@@ -247,35 +239,28 @@ impl ExternalEngine {
 
     /// Reads lines until one starts with `prefix`, for at most `wait`.
     fn expect(&mut self, prefix: &str, wait: Duration) -> Result<String, String> {
+        self.lines_until(prefix, wait).map(|(_, line)| line)
+    }
+
+    /// Reads lines until one starts with `prefix`, for at most `wait`: the lines before it and
+    /// that line.
+    fn lines_until(
+        &mut self,
+        prefix: &str,
+        wait: Duration,
+    ) -> Result<(Vec<String>, String), String> {
         let end = Instant::now() + wait;
+        let mut seen = Vec::new();
         loop {
             let left = end.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(l) => {
                     tracing::trace!(engine = %self.spec.command, "< {l}");
                     if l.starts_with(prefix) {
-                        return Ok(l);
+                        return Ok((seen, l));
                     }
+                    seen.push(l);
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("no '{prefix}' within {:.0} s", wait.as_secs_f64()))
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(self.stopped(format!("the engine exited before '{prefix}'")))
-                }
-            }
-        }
-    }
-
-    /// Reads lines until one starts with `prefix`, for at most `wait`; the lines before it.
-    fn lines_until(&mut self, prefix: &str, wait: Duration) -> Result<Vec<String>, String> {
-        let end = Instant::now() + wait;
-        let mut seen = Vec::new();
-        loop {
-            let left = end.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) if l.starts_with(prefix) => return Ok(seen),
-                Ok(l) => seen.push(l),
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(format!("no '{prefix}' within {:.0} s", wait.as_secs_f64()))
                 }
@@ -327,7 +312,7 @@ impl ExternalEngine {
                 // Engines that answer with features end them with done=1; old ones send none.
                 let _ = self.expect("feature", Duration::from_secs(2));
                 self.send("ping 1")?;
-                let features = self.lines_until("pong 1", wait)?;
+                let (features, _) = self.lines_until("pong 1", wait)?;
                 // As XBoard does: the hash size to an engine that asks for it (HaChu lists no
                 // moves without one), and the options before any game.
                 if features.iter().any(|l| l.contains("memory=1")) {

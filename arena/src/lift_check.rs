@@ -17,9 +17,9 @@ use crate::engine_process::EngineProcess;
 use koma_engine::protocol::letters::parse_move;
 use koma_rules::{Move, Position, Square, Variant};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::ChildStdin;
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -78,16 +78,8 @@ impl LiftEngine {
         variant: &Arc<Variant>,
         xboard_name: &str,
     ) -> Result<LiftEngine, String> {
-        let (process, stdin, stdout) =
-            EngineProcess::spawn(command).map_err(|e| format!("cannot start {command}: {e}"))?;
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (process, stdin, lines) = EngineProcess::spawn_lines(command)
+            .map_err(|e| format!("cannot start {command}: {e}"))?;
         let mut e = LiftEngine {
             process,
             stdin,
