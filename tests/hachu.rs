@@ -41,6 +41,27 @@ fn hachu_present(test: &str) -> bool {
     false
 }
 
+/// `koma lift-check` of one game of `plies` plies that HaChu plays against itself at search
+/// depth `depth`: its output, once the command has succeeded.
+fn lift_check(variant: &str, plies: u32, depth: u32) -> String {
+    let (plies, depth) = (plies.to_string(), depth.to_string());
+    let (ok, out, err) = koma(&[
+        "lift-check",
+        "--variant",
+        variant,
+        "--engine",
+        &hachu(),
+        "--games",
+        "1",
+        "--plies",
+        &plies,
+        "--depth",
+        &depth,
+    ]);
+    assert!(ok, "{out}\n{err}");
+    out
+}
+
 /// Every piece's moves in the start position and in the positions of a 60-ply game HaChu
 /// plays against itself are the same for koma and HaChu, and every move HaChu plays is legal
 /// for koma.
@@ -49,20 +70,7 @@ fn koma_and_hachu_give_every_piece_the_same_moves() {
     if !hachu_present("HaChu lift check") {
         return;
     }
-    let (ok, out, err) = koma(&[
-        "lift-check",
-        "--variant",
-        "chu-shogi",
-        "--engine",
-        &hachu(),
-        "--games",
-        "1",
-        "--plies",
-        "60",
-        "--depth",
-        "2",
-    ]);
-    assert!(ok, "{out}\n{err}");
+    let out = lift_check("chu-shogi", 60, 2);
     let total = out
         .lines()
         .find(|l| l.starts_with("total:"))
@@ -86,20 +94,7 @@ fn koma_and_hachu_agree_on_dai_shogi() {
     if !hachu_present("HaChu lift check (Dai)") {
         return;
     }
-    let (ok, out, err) = koma(&[
-        "lift-check",
-        "--variant",
-        "dai-shogi",
-        "--engine",
-        &hachu(),
-        "--games",
-        "1",
-        "--plies",
-        "30",
-        "--depth",
-        "1",
-    ]);
-    assert!(ok, "{out}\n{err}");
+    let out = lift_check("dai-shogi", 30, 1);
     assert!(
         out.contains("0 differences, 0 illegal engine moves"),
         "{out}"
