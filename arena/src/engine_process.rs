@@ -86,9 +86,7 @@ impl EngineProcess {
 
     /// [`EngineProcess::spawn`], with the standard output read line by line on a thread of its
     /// own into a channel, so that callers can wait for a line with a timeout.
-    pub fn spawn_lines(
-        command: &str,
-    ) -> std::io::Result<(EngineProcess, ChildStdin, std::sync::mpsc::Receiver<String>)> {
+    pub fn spawn_lines(command: &str) -> std::io::Result<(EngineProcess, ChildStdin, EngineLines)> {
         let (process, stdin, stdout) = EngineProcess::spawn(command)?;
         let (tx, lines) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -98,7 +96,14 @@ impl EngineProcess {
                 }
             }
         });
-        Ok((process, stdin, lines))
+        Ok((
+            process,
+            stdin,
+            EngineLines {
+                rx: lines,
+                command: command.to_owned(),
+            },
+        ))
     }
 
     /// Waits up to `wait` for the command to end; its exit status if it did.
@@ -149,5 +154,51 @@ impl Drop for EngineProcess {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .retain(|&g| g != self.group);
+    }
+}
+
+/// An engine's standard output, line by line (from [`EngineProcess::spawn_lines`]), read
+/// against deadlines; each line read is traced with the engine's command.
+pub struct EngineLines {
+    rx: std::sync::mpsc::Receiver<String>,
+    command: String,
+}
+
+/// Why an awaited line did not come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinesEnd {
+    /// The deadline passed.
+    Timeout,
+    /// The engine closed its output (it exited).
+    Exited,
+}
+
+impl EngineLines {
+    /// Reads lines until one for which `stop` holds, before `end`: the lines before it, and
+    /// that line.
+    pub fn until(
+        &self,
+        end: Instant,
+        mut stop: impl FnMut(&str) -> bool,
+    ) -> Result<(Vec<String>, String), LinesEnd> {
+        let mut seen = Vec::new();
+        loop {
+            match self
+                .rx
+                .recv_timeout(end.saturating_duration_since(Instant::now()))
+            {
+                Ok(l) => {
+                    tracing::trace!(engine = %self.command, "< {l}");
+                    if stop(&l) {
+                        return Ok((seen, l));
+                    }
+                    seen.push(l);
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return Err(LinesEnd::Timeout),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(LinesEnd::Exited)
+                }
+            }
+        }
     }
 }

@@ -16,14 +16,13 @@
 //! through `sh -c` in a process group of its own ([`crate::engine_process`]), which is killed
 //! whole when the engine is done with, on every path.
 
-use crate::engine_process::EngineProcess;
+use crate::engine_process::{EngineLines, EngineProcess, LinesEnd};
 use koma_engine::protocol::letters::{move_text, parse_move, Letters};
 use koma_engine::protocol::usi::Sfen;
 use koma_rules::{Move, Position, Variant};
 use std::fmt;
 use std::io::Write;
 use std::process::ChildStdin;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -171,7 +170,7 @@ pub struct ExternalEngine {
     spec: ExternalSpec,
     process: EngineProcess,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: EngineLines,
     letters: Option<Letters>,
     sfen: Option<Sfen>,
     variant: Arc<Variant>,
@@ -249,24 +248,16 @@ impl ExternalEngine {
         prefix: &str,
         wait: Duration,
     ) -> Result<(Vec<String>, String), String> {
-        let end = Instant::now() + wait;
-        let mut seen = Vec::new();
-        loop {
-            let left = end.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    tracing::trace!(engine = %self.spec.command, "< {l}");
-                    if l.starts_with(prefix) {
-                        return Ok((seen, l));
-                    }
-                    seen.push(l);
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("no '{prefix}' within {:.0} s", wait.as_secs_f64()))
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(self.stopped(format!("the engine exited before '{prefix}'")))
-                }
+        let got = self
+            .lines
+            .until(Instant::now() + wait, |l| l.starts_with(prefix));
+        match got {
+            Ok(found) => Ok(found),
+            Err(LinesEnd::Timeout) => {
+                Err(format!("no '{prefix}' within {:.0} s", wait.as_secs_f64()))
+            }
+            Err(LinesEnd::Exited) => {
+                Err(self.stopped(format!("the engine exited before '{prefix}'")))
             }
         }
     }

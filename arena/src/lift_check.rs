@@ -13,13 +13,12 @@
 //! Each difference is reported with the position text, the piece and the squares, so that it
 //! can be explained (a rule reading) or fixed.
 
-use crate::engine_process::EngineProcess;
+use crate::engine_process::{EngineLines, EngineProcess, LinesEnd};
 use koma_engine::protocol::letters::parse_move;
 use koma_rules::{Move, Position, Square, Variant};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::process::ChildStdin;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -65,7 +64,7 @@ pub struct LiftReport {
 pub struct LiftEngine {
     process: EngineProcess,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: EngineLines,
     variant: Arc<Variant>,
     xboard_name: String,
     ping: u32,
@@ -124,19 +123,14 @@ impl LiftEngine {
         let n = self.ping;
         self.send(&format!("ping {n}"))?;
         let want = format!("pong {n}");
-        let mut got = Vec::new();
-        let end = Instant::now() + WAIT;
-        loop {
-            match self
-                .lines
-                .recv_timeout(end.saturating_duration_since(Instant::now()))
-            {
-                Ok(l) if l.trim() == want => return Ok(got),
-                Ok(l) => got.push(l),
-                Err(RecvTimeoutError::Timeout) => return Err(format!("no '{want}' in time")),
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!("the engine exited {}", self.process.death_report()))
-                }
+        match self
+            .lines
+            .until(Instant::now() + WAIT, |l| l.trim() == want)
+        {
+            Ok((got, _)) => Ok(got),
+            Err(LinesEnd::Timeout) => Err(format!("no '{want}' in time")),
+            Err(LinesEnd::Exited) => {
+                Err(format!("the engine exited {}", self.process.death_report()))
             }
         }
     }
@@ -183,17 +177,17 @@ impl LiftEngine {
         let mut text = String::new();
         let end = Instant::now() + WAIT * 4;
         loop {
-            let l = self
+            let ended = |l: &str| ["resign", "1-0", "0-1"].iter().any(|e| l.starts_with(e));
+            let (_, l) = self
                 .lines
-                .recv_timeout(end.saturating_duration_since(Instant::now()))
+                .until(end, |l| l.starts_with("move ") || ended(l))
                 .map_err(|_| "no move in time".to_owned())?;
-            if let Some(m) = l.strip_prefix("move ") {
-                text.push_str(m.trim());
-                if !text.ends_with(',') {
-                    break;
-                }
-            } else if l.starts_with("resign") || l.starts_with("1-0") || l.starts_with("0-1") {
+            if ended(&l) {
                 return Err(format!("the game ended: {l}"));
+            }
+            text.push_str(l["move ".len()..].trim());
+            if !text.ends_with(',') {
+                break;
             }
         }
         self.send("force")?;
