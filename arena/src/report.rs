@@ -19,6 +19,8 @@ pub enum EndReason {
     RoyalCaptured,
     /// Perpetual check lost.
     PerpetualCheck,
+    /// A repetition lost for the player who completed it.
+    RepetitionMade,
     /// An external engine played an illegal move or none.
     Forfeit,
     /// A player resigned.
@@ -31,11 +33,12 @@ pub enum EndReason {
 
 impl EndReason {
     /// Every reason, in report order.
-    pub const ALL: [EndReason; 8] = [
+    pub const ALL: [EndReason; 9] = [
         EndReason::Checkmate,
         EndReason::NoLegalMoves,
         EndReason::RoyalCaptured,
         EndReason::PerpetualCheck,
+        EndReason::RepetitionMade,
         EndReason::Forfeit,
         EndReason::Resignation,
         EndReason::Repetition,
@@ -71,6 +74,7 @@ impl From<Outcome> for EndReason {
                 WinReason::NoLegalMoves => EndReason::NoLegalMoves,
                 WinReason::RoyalCaptured => EndReason::RoyalCaptured,
                 WinReason::PerpetualCheck => EndReason::PerpetualCheck,
+                WinReason::RepetitionMade => EndReason::RepetitionMade,
                 // The arena keeps no clock of its own: a time loss it is told of is a forfeit.
                 WinReason::Forfeit | WinReason::Time => EndReason::Forfeit,
                 WinReason::Resignation => EndReason::Resignation,
@@ -88,6 +92,7 @@ impl fmt::Display for EndReason {
             EndReason::NoLegalMoves => "no legal moves",
             EndReason::RoyalCaptured => "royal captured",
             EndReason::PerpetualCheck => "perpetual check",
+            EndReason::RepetitionMade => "repetition made",
             EndReason::Forfeit => "forfeit",
             EndReason::Resignation => "resignation",
             EndReason::Repetition => "repetition",

@@ -132,6 +132,7 @@ pub fn reason_text(o: &Outcome) -> &'static str {
             WinReason::NoLegalMoves => "no legal moves",
             WinReason::RoyalCaptured => "royal captured",
             WinReason::PerpetualCheck => "perpetual check",
+            WinReason::RepetitionMade => "repetition",
             WinReason::Forfeit => "forfeit",
             WinReason::Resignation => "resignation",
             WinReason::Time => "time",

@@ -15,6 +15,9 @@ pub enum WinReason {
     RoyalCaptured,
     /// The position repeated and every move of the loser in the cycle gave check.
     PerpetualCheck,
+    /// The loser's move made the position occur the variant's number of times, in a variant
+    /// where a repetition loses for the side that completes it (`repetition_result = "loss"`).
+    RepetitionMade,
     /// An arbiter's ruling, never reached by the rules themselves: the loser (an external
     /// engine in a match) played a move that is not legal, or none.
     Forfeit,
@@ -105,6 +108,13 @@ impl Position {
                         reason: WinReason::PerpetualCheck,
                     });
                 }
+            }
+            if rules.repetition_loses {
+                // The side not to move made the last move, the one that completed the count.
+                return Some(Outcome::Win {
+                    winner: us,
+                    reason: WinReason::RepetitionMade,
+                });
             }
             return Some(Outcome::Draw(DrawReason::Repetition));
         }

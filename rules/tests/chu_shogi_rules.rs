@@ -324,3 +324,68 @@ fn the_crown_prince_is_a_second_king() {
         })
     ));
 }
+
+#[test]
+fn a_repetition_loses_for_the_player_who_completes_it() {
+    let v = variant(CHU);
+    // Both Lions pass in turn: the start position of the cycle comes back after every second
+    // ply, and the fourth time it does the player whose pass brought it back (the second
+    // player) loses. A draw here would be the refuge the published rules do not give.
+    let mut pos = position(
+        &v,
+        &[("a1", "K"), ("l12", "k"), ("f5", "LN"), ("f9", "ln")],
+        'b',
+        "",
+    );
+    for ply in 0..4 {
+        let text = if ply % 2 == 0 { "f5f5" } else { "f9f9" };
+        play(&mut pos, text);
+        assert_eq!(pos.outcome(), None, "ply {ply}");
+    }
+    play(&mut pos, "f5f5");
+    assert_eq!(
+        pos.outcome(),
+        None,
+        "the passed position has occurred three times only"
+    );
+    play(&mut pos, "f9f9");
+    assert_eq!(pos.repetitions(), 4);
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win {
+            winner: koma_rules::Color::Black,
+            reason: WinReason::RepetitionMade
+        })
+    );
+}
+
+#[test]
+fn perpetual_check_still_loses_for_the_checker_where_repetition_loses() {
+    let v = variant(CHU);
+    // The second player's Rook checks along rank 1 and rank 2 in turn while the King steps
+    // between a1 and a2. The checker's own move completes the fourth occurrence, and it loses
+    // for perpetual check, which is judged before the repetition rule.
+    let mut pos = position(&v, &[("a1", "K"), ("l12", "k"), ("c12", "r")], 'w', "");
+    play(&mut pos, "c12c1=");
+    let cycle = ["a1a2", "c1c2", "a2a1", "c2c1"];
+    let mut outcome = None;
+    for _ in 0..3 {
+        for m in cycle {
+            play(&mut pos, m);
+            outcome = pos.outcome();
+            if outcome.is_some() {
+                break;
+            }
+        }
+        if outcome.is_some() {
+            break;
+        }
+    }
+    assert_eq!(
+        outcome,
+        Some(Outcome::Win {
+            winner: koma_rules::Color::Black,
+            reason: WinReason::PerpetualCheck
+        })
+    );
+}

@@ -95,6 +95,7 @@ fn the_rule_flags_of_the_large_variants_are_read() {
     assert!(!shoko.rules.switchback);
     assert_eq!(shoko.rules.max_consecutive_skips, Some(1));
     assert_eq!(shoko.rules.max_consecutive_checks, None);
+    assert!(!shoko.rules.repetition_loses);
     let id = |v: &Variant, s: &str| v.kind_by_id(s).unwrap();
     let dv = id(&shoko, "DV");
     assert_eq!(shoko.piece(dv).contagious, Some(id(&shoko, "+DV")));
@@ -153,6 +154,13 @@ fn malformed_rule_flags_name_the_line() {
     let (line, msg) = error_of(&text);
     assert_eq!(line, line_of(&text, "cannot_capture = [\"K\"]"));
     assert!(msg.contains("royal"), "{msg}");
+    let text = SHOKO.replace(
+        "repetition = 4",
+        "repetition = 4\nrepetition_result = \"win\"",
+    );
+    let (line, msg) = error_of(&text);
+    assert_eq!(line, line_of(&text, "\"win\""));
+    assert!(msg.contains("\"loss\""), "{msg}");
     let text = GYAKU.replace("last_rank = \"optional-promotion\"", "last_rank = \"stay\"");
     let (line, msg) = error_of(&text);
     assert_eq!(line, line_of(&text, "\"stay\""));

@@ -72,6 +72,10 @@ pub struct RulesFile {
     /// `"loss"`: a player whose every move in a repeated cycle gave check loses; `"draw"`.
     #[serde(default = "default_perpetual")]
     pub perpetual_check: Spanned<String>,
+    /// What the `repetition`-th occurrence of a position gives when it is not perpetual check:
+    /// `"draw"` (default), or `"loss"` for the player whose move completed it.
+    #[serde(default)]
+    pub repetition_result: Option<Spanned<String>>,
     /// With `promotion = "capture"`: a capture flips the capturer both ways, a promoted piece
     /// back to its unpromoted form (Gyaku-sama's switchbacks), unless the piece `never_flips`.
     #[serde(default)]

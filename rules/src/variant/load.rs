@@ -291,6 +291,20 @@ fn read_rules(
             ))
         }
     };
+    let repetition_loses = match r
+        .repetition_result
+        .as_ref()
+        .map(|s| (s, s.get_ref().as_str()))
+    {
+        None | Some((_, "draw")) => false,
+        Some((_, "loss")) => true,
+        Some((s, other)) => {
+            return Err(err(
+                s.span().start,
+                format!("repetition_result = '{other}': expected \"draw\" or \"loss\""),
+            ))
+        }
+    };
     if r.repetition < 2 {
         return Err(err(0, "repetition must be at least 2".into()));
     }
@@ -344,6 +358,7 @@ fn read_rules(
         promotion,
         repetition: r.repetition,
         perpetual_check_loses,
+        repetition_loses,
         max_plies: *raw.max_plies.get_ref(),
         switchback: r.switchback,
         max_consecutive_skips: limit(&r.max_consecutive_skips, "max_consecutive_skips")?,

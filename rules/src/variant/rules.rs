@@ -39,6 +39,9 @@ pub struct Rules {
     pub repetition: u8,
     /// Whether perpetual check loses (else the repetition is a draw).
     pub perpetual_check_loses: bool,
+    /// Whether a repetition that is not perpetual check loses for the player whose move
+    /// completed it (Chu Shogi's published rules give no draw by repetition), else it draws.
+    pub repetition_loses: bool,
     /// Plies after which the game is drawn.
     pub max_plies: u32,
     /// Under capture promotion, whether a capture also turns a promoted capturer back.
