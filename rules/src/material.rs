@@ -99,15 +99,53 @@ impl PieceValues {
                 diff += if p.color() == color { x } else { -x };
             }
         }
-        if v.rules.drops {
-            for k in 0..v.num_kinds() {
+        diff + self.hand_difference(pos, color)
+    }
+
+    /// Own minus enemy material in hand of `color` (0 where captures do not go to hand).
+    fn hand_difference(&self, pos: &Position, color: Color) -> i64 {
+        let v = pos.variant();
+        if !v.rules.drops {
+            return 0;
+        }
+        (0..v.num_kinds())
+            .map(|k| {
                 let kind = PieceKind(k as u8);
                 let own = pos.in_hand(color, kind) as i64;
                 let theirs = pos.in_hand(color.opposite(), kind) as i64;
-                diff += self.value(kind) as i64 * (own - theirs);
+                self.value(kind) as i64 * (own - theirs)
+            })
+            .sum()
+    }
+
+    /// The part of [`PieceValues::difference`] for `color` that a board move `m` can change:
+    /// the squares it leaves, passes and ends on, and the hands. A capture's effect is then
+    /// the change of this sum, without a walk over the whole board. `None` where a move can
+    /// remove pieces elsewhere (Ko Shogi's burns), and for drops, which capture nothing.
+    pub(crate) fn touched_material(&self, pos: &Position, m: &Move, color: Color) -> Option<i64> {
+        let v = pos.variant();
+        if v.ko.is_some() || m.is_drop() {
+            return None;
+        }
+        let mut sum = 0i64;
+        let mut add = |sq: crate::square::Square| {
+            let p = pos.piece_at(sq);
+            if p.is_piece() && !v.piece(p.kind()).royal {
+                let x = self.value(p.kind()) as i64;
+                sum += if p.color() == color { x } else { -x };
+            }
+        };
+        add(m.from());
+        for (i, &k) in m.kills().iter().enumerate() {
+            // A path may pass a square twice (a Lion taking and returning).
+            if k != m.from() && !m.kills()[..i].contains(&k) {
+                add(k);
             }
         }
-        diff
+        if m.to() != m.from() && !m.kills().contains(&m.to()) {
+            add(m.to());
+        }
+        Some(sum + self.hand_difference(pos, color))
     }
 
     /// The balance (as [`PieceValues::balance`]) for the side to move once the captures under
@@ -167,12 +205,16 @@ impl PieceValues {
                 break;
             }
             let moved = (!m.is_drop()).then(|| m.from());
+            let before = self.touched_material(pos, &m, us);
             pos.make_move(m);
             if pos.royal_count(them) == 0 {
                 pos.unmake_move();
                 return 1.0;
             }
-            let after = self.difference(pos, us);
+            let after = match before {
+                Some(before) => stand - before + self.touched_material(pos, &m, us).unwrap_or(0),
+                None => self.difference(pos, us),
+            };
             if after > best {
                 // The answer that would make this capture no better than the best so far.
                 let enough = after - best;
@@ -228,9 +270,9 @@ impl PieceValues {
         for &from in &attackers {
             let p = pos.board[from.index()];
             moves.clear();
-            pos.generate_kind_from(from, p, &mut moves);
+            pos.generate_captures_on(from, p, sq, &mut moves);
             for &m in &moves {
-                if !(m.to() == sq || m.kills().contains(&sq)) || !pos.pseudo_legal_is_legal(m) {
+                if !pos.pseudo_legal_is_legal(m) {
                     continue;
                 }
                 let victims: Vec<PieceKind> = m
@@ -401,6 +443,96 @@ fn board_text(variant: &Variant, pieces: &[((u8, u8), PieceKind, Color)]) -> Str
 mod tests {
     use super::*;
     use crate::load_variant;
+
+    /// Positions along random games of every built-in variant, each with its legal moves.
+    fn random_positions(id: &str, games: u64, mut visit: impl FnMut(&mut Position, &[Move])) {
+        use rand::{rngs::StdRng, Rng, SeedableRng};
+        let v = load_variant(id).unwrap();
+        for seed in 0..games {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut pos = Position::start(&v);
+            for _ in 0..rng.gen_range(20..160) {
+                let legal = pos.legal_moves();
+                if legal.is_empty() || pos.outcome_given(false).is_some() {
+                    break;
+                }
+                visit(&mut pos, &legal);
+                // Captures first where there are some, so the positions thin out as games do.
+                let takes: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| !m.is_drop() && pos.piece_at(m.to()).is_piece())
+                    .collect();
+                let pick = if !takes.is_empty() && rng.gen_bool(0.5) {
+                    takes[rng.gen_range(0..takes.len())]
+                } else {
+                    legal[rng.gen_range(0..legal.len())]
+                };
+                pos.make_move(pick);
+            }
+        }
+    }
+
+    #[test]
+    fn the_touched_squares_account_for_every_change_of_material() {
+        for id in crate::variant::builtin_ids() {
+            let v = load_variant(id).unwrap();
+            let t = PieceValues::new(&v);
+            let mut checked = 0;
+            random_positions(id, 6, |pos, legal| {
+                let us = pos.side_to_move();
+                let stand = t.difference(pos, us);
+                for m in legal {
+                    let Some(before) = t.touched_material(pos, m, us) else {
+                        continue;
+                    };
+                    pos.make_move(*m);
+                    let after = t.touched_material(pos, m, us).unwrap();
+                    let full = t.difference(pos, us);
+                    pos.unmake_move();
+                    assert_eq!(stand - before + after, full, "{id} {}", pos.to_text());
+                    checked += 1;
+                }
+            });
+            assert!(checked > 1000 || v.ko.is_some(), "{id}: {checked} moves");
+        }
+    }
+
+    #[test]
+    fn the_targeted_capture_generator_finds_every_capture_of_a_square() {
+        for id in crate::variant::builtin_ids() {
+            let mut found = 0;
+            random_positions(id, 4, |pos, _| {
+                let v = pos.variant().clone();
+                let g = &v.geometry;
+                for &from in g.squares() {
+                    let p = pos.piece_at(from);
+                    if !p.is_piece() {
+                        continue;
+                    }
+                    let mut all = Vec::new();
+                    pos.generate_kind_from(from, p, &mut all);
+                    for &target in g.squares() {
+                        if !pos.piece_at(target).is_color(p.color().opposite()) {
+                            continue;
+                        }
+                        let mut want: Vec<Move> = all
+                            .iter()
+                            .copied()
+                            .filter(|m| m.to() == target || m.kills().contains(&target))
+                            .collect();
+                        let mut got = Vec::new();
+                        pos.generate_captures_on(from, p, target, &mut got);
+                        want.sort();
+                        got.sort();
+                        assert_eq!(got, want, "{id} {from:?} {target:?} {}", pos.to_text());
+                        found += got.len();
+                    }
+                }
+            });
+            assert!(found > 100, "{id}: {found} captures");
+        }
+    }
 
     #[test]
     fn hand_shogi_values_follow_mobility() {

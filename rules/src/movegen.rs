@@ -67,6 +67,57 @@ impl Position {
         }
     }
 
+    /// The moves of piece `p` on `from` that take the piece on `target` (as their last leg or
+    /// on the way): exactly those of [`Position::generate_kind_from`] that do, found without
+    /// walking the piece's other paths where its table has only leaps and slides. The
+    /// material estimate asks this once per attacker of each piece it weighs, so the cost of
+    /// a queen-like slider's whole move list was most of its time on large boards.
+    pub(crate) fn generate_captures_on(
+        &self,
+        from: Square,
+        p: Piece,
+        target: Square,
+        out: &mut Vec<Move>,
+    ) {
+        let table = &self.variant.piece(p.kind()).moves[p.color().index()];
+        if table.may_repeat || self.variant.ko.is_some() {
+            let start = out.len();
+            self.generate_kind_from(from, p, out);
+            let mut kept = start;
+            for i in start..out.len() {
+                let m = out[i];
+                if m.to() == target || m.kills().contains(&target) {
+                    out[kept] = m;
+                    kept += 1;
+                }
+            }
+            out.truncate(kept);
+            return;
+        }
+        let q = self.board[target.index()];
+        if !q.is_piece() || q.color() == p.color() {
+            return;
+        }
+        let f = from.0 as i32;
+        let d = target.0 as i32 - f;
+        // Without repeats at most one entry reaches `target`.
+        if table.leaps.iter().any(|l| l.c && l.delta == d) {
+            return self.add_board_move(p, Move::new(from, target), out);
+        }
+        for s in &table.slides {
+            if !s.c || d % s.delta != 0 {
+                continue;
+            }
+            let k = d / s.delta;
+            if k > 0
+                && k <= s.range as i32
+                && (1..k).all(|i| self.board[(f + i * s.delta) as usize].is_empty())
+            {
+                return self.add_board_move(p, Move::new(from, target), out);
+            }
+        }
+    }
+
     /// [`Position::generate_kind_from`] for tables whose entries can give the same move twice:
     /// each move is added once (a destination without kills is remembered in a cell set).
     fn generate_kind_from_dedup(&self, from: Square, p: Piece, out: &mut Vec<Move>) {
