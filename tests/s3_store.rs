@@ -24,7 +24,7 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -48,15 +48,27 @@ fn weed_binary() -> Option<PathBuf> {
     })
 }
 
-/// A free port whose gRPC companion (port + 10000, SeaweedFS's convention) is free too.
+/// A free port whose gRPC companion (port + 10000, SeaweedFS's convention) is free too, both
+/// below the kernel's ephemeral range (Linux gives outgoing connections 32768 and up). A port
+/// the kernel hands out for binding to port 0 can be taken by any outgoing connection while
+/// the server is down for a restart, and was (the other test's SeaweedFS took a filer port
+/// during an outage); ports below that range are only ever taken on purpose. A counter keeps
+/// the tests of this process on distinct ports, the process id spreads parallel runs apart.
 fn free_port() -> u16 {
-    loop {
-        let l = TcpListener::bind("127.0.0.1:0").unwrap();
-        let p = l.local_addr().unwrap().port();
-        if p < 55000 && TcpListener::bind(("127.0.0.1", p + 10000)).is_ok() {
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    const LOW: u32 = 12_000;
+    const SPAN: u32 = 10_000; // companions up to 31,999
+    let offset = std::process::id() * 40;
+    for _ in 0..SPAN {
+        let n = u32::from(NEXT.fetch_add(1, Ordering::Relaxed));
+        let p = (LOW + (offset + n) % SPAN) as u16;
+        if TcpListener::bind(("127.0.0.1", p)).is_ok()
+            && TcpListener::bind(("127.0.0.1", p + 10_000)).is_ok()
+        {
             return p;
         }
     }
+    panic!("no free port pair between {LOW} and {}", LOW + SPAN);
 }
 
 /// A SeaweedFS server (master, volume, filer and S3 gateway) on loopback.
