@@ -15,8 +15,9 @@ pub enum WinReason {
     RoyalCaptured,
     /// The position repeated and every move of the loser in the cycle gave check.
     PerpetualCheck,
-    /// The loser's move made the position occur the variant's number of times, in a variant
-    /// where a repetition loses for the side that completes it (`repetition_result = "loss"`).
+    /// The loser made the position occur the variant's number of times, in a variant where a
+    /// repetition loses for the side that makes it (`repetition_result = "loss"`): its move
+    /// completed the count, or it passed first in a cycle of passes.
     RepetitionMade,
     /// An arbiter's ruling, never reached by the rules themselves: the loser (an external
     /// engine in a match) played a move that is not legal, or none.
@@ -110,9 +111,8 @@ impl Position {
                 }
             }
             if rules.repetition_loses {
-                // The side not to move made the last move, the one that completed the count.
                 return Some(Outcome::Win {
-                    winner: us,
+                    winner: self.repetition_maker().opposite(),
                     reason: WinReason::RepetitionMade,
                 });
             }
@@ -133,6 +133,20 @@ impl Position {
             });
         }
         None
+    }
+
+    /// Who made a repetition, where it loses: the player whose move completed it, except that a
+    /// turn skip answering a turn skip is the first skipper's doing (its pass offered the
+    /// repeat, and the opponent may pass back). That is HaChu's reading of Chu Shogi's rule: it
+    /// scores a repeating move as lost for its maker, but a pass answering a pass as won.
+    fn repetition_maker(&self) -> Color {
+        let n = self.history.len();
+        let completer = self.side.opposite();
+        if n >= 2 && self.history[n - 1].mv.is_skip() && self.history[n - 2].mv.is_skip() {
+            completer.opposite()
+        } else {
+            completer
+        }
     }
 
     /// The player all of whose moves gave check since the first occurrence of the current

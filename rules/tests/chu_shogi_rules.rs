@@ -328,32 +328,49 @@ fn the_crown_prince_is_a_second_king() {
 #[test]
 fn a_repetition_loses_for_the_player_who_completes_it() {
     let v = variant(CHU);
-    // Both Lions pass in turn: the start position of the cycle comes back after every second
-    // ply, and the fourth time it does the player whose pass brought it back (the second
-    // player) loses. A draw here would be the refuge the published rules do not give.
+    // Both Kings step back and forth: the start position comes back after every fourth ply,
+    // and the fourth time it does the player whose move brought it back (the second player)
+    // loses. A draw here would be the refuge the published rules do not give.
+    let mut pos = position(&v, &[("a1", "K"), ("l12", "k")], 'b', "");
+    let cycle = ["a1a2", "l12l11", "a2a1", "l11l12"];
+    for round in 0..3 {
+        for m in cycle {
+            assert_eq!(pos.outcome(), None, "round {round}, before {m}");
+            play(&mut pos, m);
+        }
+    }
+    assert_eq!(pos.repetitions(), 4);
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win {
+            winner: koma_rules::Color::Black,
+            reason: WinReason::RepetitionMade
+        })
+    );
+}
+
+#[test]
+fn in_a_cycle_of_passes_the_first_to_pass_made_the_repetition() {
+    let v = variant(CHU);
+    // The first player's Lion passes and the second player's Lion passes back, again and
+    // again: the second player's pass completes the fourth occurrence, but the first player's
+    // pass made the repetition (as HaChu scores it), so the first player loses.
     let mut pos = position(
         &v,
         &[("a1", "K"), ("l12", "k"), ("f5", "LN"), ("f9", "ln")],
         'b',
         "",
     );
-    for ply in 0..4 {
-        let text = if ply % 2 == 0 { "f5f5" } else { "f9f9" };
-        play(&mut pos, text);
+    for ply in 0..5 {
+        play(&mut pos, if ply % 2 == 0 { "f5f5" } else { "f9f9" });
         assert_eq!(pos.outcome(), None, "ply {ply}");
     }
-    play(&mut pos, "f5f5");
-    assert_eq!(
-        pos.outcome(),
-        None,
-        "the passed position has occurred three times only"
-    );
     play(&mut pos, "f9f9");
     assert_eq!(pos.repetitions(), 4);
     assert_eq!(
         pos.outcome(),
         Some(Outcome::Win {
-            winner: koma_rules::Color::Black,
+            winner: koma_rules::Color::White,
             reason: WinReason::RepetitionMade
         })
     );
