@@ -406,3 +406,37 @@ fn perpetual_check_still_loses_for_the_checker_where_repetition_loses() {
         })
     );
 }
+
+#[test]
+fn the_mate_search_sees_a_pass_back_that_wins_by_repetition() {
+    use koma_rules::mate::Budget;
+    let v = variant(CHU);
+    // Five passes in turn: the first player's Lion has passed three times, the second
+    // player's twice. Passing back now brings the position the fourth time, which the first
+    // player's pass made: the second player's search must find it as a win in one, so that a
+    // search of the first player's pass sees it lost.
+    let mut pos = position(
+        &v,
+        &[("a1", "K"), ("l12", "k"), ("f5", "LN"), ("f9", "ln")],
+        'b',
+        "",
+    );
+    for ply in 0..5 {
+        play(&mut pos, if ply % 2 == 0 { "f5f5" } else { "f9f9" });
+    }
+    let legal = pos.legal_moves();
+    let win = pos.forced_win(&legal, 1, &mut Budget::new(1_000));
+    assert_eq!(win.map(|m| pos.move_text(&m)), Some("f9f9".to_string()));
+    // One pass earlier the count is one short: no win yet.
+    let mut early = position(
+        &v,
+        &[("a1", "K"), ("l12", "k"), ("f5", "LN"), ("f9", "ln")],
+        'b',
+        "",
+    );
+    for ply in 0..3 {
+        play(&mut early, if ply % 2 == 0 { "f5f5" } else { "f9f9" });
+    }
+    let legal = early.legal_moves();
+    assert_eq!(early.forced_win(&legal, 1, &mut Budget::new(1_000)), None);
+}

@@ -44,6 +44,9 @@ impl Position {
         if let Some(m) = self.winning_capture(legal) {
             return Some(m);
         }
+        if let Some(m) = self.winning_repetition(legal) {
+            return Some(m);
+        }
         // Under royal capture a check wins only a ply later: within one ply the capture above
         // is the only win (bar a move that leaves the opponent without any, which the
         // three-ply search finds).
@@ -108,6 +111,23 @@ impl Position {
             }
         }
         true
+    }
+
+    /// A pass that wins at once where a repetition loses for its maker: the opponent has just
+    /// passed, and passing back brings the position the variant's number of times, which
+    /// the opponent's first pass made (see [`Position::outcome`]). The search would otherwise
+    /// see this win only by visiting the pass among all replies, and a player that passes
+    /// first with the count one short hands it over.
+    pub fn winning_repetition(&mut self, legal: &[Move]) -> Option<Move> {
+        if !self.variant.rules.repetition_loses || !self.history.last()?.mv.is_skip() {
+            return None;
+        }
+        let us = self.side;
+        let pass = legal.iter().copied().find(|m| m.is_skip())?;
+        self.make_move(pass);
+        let wins = self.outcome_given(false).and_then(|o| o.winner()) == Some(us);
+        self.unmake_move();
+        wins.then_some(pass)
     }
 
     /// A move of `legal` that wins at once by removing the opponent's last royal piece
