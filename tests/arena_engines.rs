@@ -280,3 +280,42 @@ fn fairy_stockfish_plays_hand_shogi_in_the_arena() {
         "{out}\n{err}"
     );
 }
+
+#[test]
+fn an_xboard_engine_that_refuses_a_relayed_move_forfeits_with_its_words() {
+    let dir = scratch("refuses");
+    // Answers the handshake, refuses every move relayed to it, and would then move from a
+    // position that is not the game's: the arena must end the game instead.
+    let engine = fake_engine(
+        &dir,
+        r#"while read -r line; do
+  case "$line" in
+    protover*) echo "feature usermove=1 done=1" ;;
+    ping*) echo "pong ${line#ping }" ;;
+    usermove*) echo "Illegal move: ${line#usermove }" ;;
+    go) echo "move e7e6" ;;
+    quit) exit 0 ;;
+  esac
+done"#,
+    );
+    let player = format!("xboard:sh {};timeout=10", engine.display());
+    let (ok, out, err) = koma(&[
+        "arena",
+        "--a",
+        "random",
+        "--b",
+        &player,
+        "--games",
+        "2",
+        "--opening-plies",
+        "0",
+    ]);
+    assert!(ok, "{err}");
+    // In the game where the engine moves second it is sent the first move and refuses it.
+    let all = format!("{out}\n{err}");
+    assert!(
+        all.contains("refused a move of the game relayed to it: 'Illegal move: "),
+        "{all}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -17,7 +17,7 @@
 //! whole when the engine is done with, on every path.
 
 use crate::engine_process::{EngineLines, EngineProcess, LinesEnd};
-use koma_engine::protocol::letters::{move_text, parse_move, Letters};
+use koma_engine::protocol::letters::{move_text, parse_move, xboard_move_text, Letters};
 use koma_engine::protocol::usi::Sfen;
 use koma_rules::{Move, Position, Variant};
 use std::fmt;
@@ -241,6 +241,19 @@ impl ExternalEngine {
         self.lines_until(prefix, wait).map(|(_, line)| line)
     }
 
+    /// Reads lines until one starts with `prefix` or `other`, for at most `wait`: that line.
+    fn expect_either(
+        &mut self,
+        prefix: &str,
+        other: &str,
+        wait: Duration,
+    ) -> Result<String, String> {
+        self.lines_matching(prefix, wait, |l| {
+            l.starts_with(prefix) || l.starts_with(other)
+        })
+        .map(|(_, line)| line)
+    }
+
     /// Reads lines until one starts with `prefix`, for at most `wait`: the lines before it and
     /// that line.
     fn lines_until(
@@ -248,9 +261,18 @@ impl ExternalEngine {
         prefix: &str,
         wait: Duration,
     ) -> Result<(Vec<String>, String), String> {
-        let got = self
-            .lines
-            .until(Instant::now() + wait, |l| l.starts_with(prefix));
+        self.lines_matching(prefix, wait, |l| l.starts_with(prefix))
+    }
+
+    /// Reads lines until `found` accepts one, for at most `wait`; errors name `prefix`, what
+    /// was awaited.
+    fn lines_matching(
+        &mut self,
+        prefix: &str,
+        wait: Duration,
+        found: impl Fn(&str) -> bool,
+    ) -> Result<(Vec<String>, String), String> {
+        let got = self.lines.until(Instant::now() + wait, |l| found(l));
         match got {
             Ok(found) => Ok(found),
             Err(LinesEnd::Timeout) => {
@@ -263,13 +285,20 @@ impl ExternalEngine {
     }
 
     /// The engine's XBoard move: a move of several legs may come as several `move` lines, each
-    /// but the last ending in `,` (HaChu's Lion moves: `move f5f6,` then `move f6f7`).
+    /// but the last ending in `,` (HaChu's Lion moves: `move f5f6,` then `move f6f7`). An
+    /// engine that answers `Illegal move` to a move of the game relayed to it would go on from
+    /// another position than the arena's, so that ends the game with the engine's words.
     fn xboard_move(&mut self, wait: Duration) -> Result<String, String> {
         let end = Instant::now() + wait;
         let mut text = String::new();
         loop {
             let left = end.saturating_duration_since(Instant::now());
-            let line = self.expect("move ", left)?;
+            let line = self.expect_either("move ", "Illegal move", left)?;
+            if line.starts_with("Illegal move") {
+                return Err(format!(
+                    "refused a move of the game relayed to it: '{line}'"
+                ));
+            }
             text.push_str(line.trim_start_matches("move ").trim());
             if !text.ends_with(',') {
                 return Ok(text);
@@ -402,6 +431,7 @@ impl ExternalEngine {
     fn text(&self, pos: &Position, m: &Move) -> String {
         match (self.spec.protocol, self.sfen) {
             (Protocol::Usi, Some(s)) => s.move_text(pos, m),
+            (Protocol::Xboard, _) => xboard_move_text(pos, self.letters, m),
             _ => move_text(pos, self.letters, m),
         }
     }

@@ -223,3 +223,32 @@ pub fn move_text(pos: &Position, letters: Option<Letters>, m: &Move) -> String {
         _ => t,
     }
 }
+
+/// A move as XBoard and its engines read it: [`move_text`], and a turn skip as XBoard's null
+/// move `@@@@`. XBoard refuses a move that starts and ends on one square, and HaChu takes a
+/// pass written as a piece's move only from the piece it would pass with itself, so a pass
+/// relayed as `f3f3` can be refused where `@@@@` is not.
+pub fn xboard_move_text(pos: &Position, letters: Option<Letters>, m: &Move) -> String {
+    if m.is_skip() {
+        "@@@@".to_owned()
+    } else {
+        move_text(pos, letters, m)
+    }
+}
+
+#[cfg(test)]
+mod xboard_form {
+    use super::*;
+
+    #[test]
+    fn a_turn_skip_goes_to_xboard_as_the_null_move_and_comes_back() {
+        let v = koma_rules::load_variant("chu-shogi").unwrap();
+        let mut pos =
+            Position::from_text(&v, "11k/12/12/12/12/12/12/5(LN)6/12/12/12/K11 b -").unwrap();
+        let pass = pos.legal_moves().into_iter().find(|m| m.is_skip()).unwrap();
+        assert_eq!(xboard_move_text(&pos, None, &pass), "@@@@");
+        assert_eq!(parse_move(&mut pos, None, "@@@@").unwrap(), pass);
+        let step = pos.parse_move("f5f6").unwrap();
+        assert_eq!(xboard_move_text(&pos, None, &step), "f5f6");
+    }
+}

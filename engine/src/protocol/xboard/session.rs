@@ -3,13 +3,14 @@
 use crate::game::{outcome_sentence, Mover};
 use crate::protocol::clock::Clock;
 use crate::protocol::job::Callbacks;
+use crate::protocol::letters::xboard_move_text as text;
 use crate::protocol::letters::{parse_move, Letters};
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
 use crate::protocol::xboard::board::xboard_fen_to_koma;
 use crate::protocol::xboard::describe::{describe, variant_name, xboard_variant_name};
 use crate::protocol::xboard::root_moves::xboard_root_moves;
-use crate::protocol::xboard::thinking::{text, thinking};
+use crate::protocol::xboard::thinking::thinking;
 use koma_rules::{Color, Outcome, Position};
 use std::time::Duration;
 
