@@ -2,7 +2,7 @@
 //! thinking lines.
 
 use crate::protocol::letters::{xboard_move_text as text, Letters};
-use koma_rules::{Move, Position};
+use koma_rules::Position;
 
 /// A thinking line: `ply score time nodes pv` (score in centipawns, time in centiseconds).
 pub(crate) fn thinking(
