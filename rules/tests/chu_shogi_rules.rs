@@ -349,22 +349,29 @@ fn a_repetition_loses_for_the_player_who_completes_it() {
     );
 }
 
+/// Both Lions (the first player's on f5, the second's on f9) pass in turn for `plies` plies,
+/// the game going on after each.
+fn lion_passes(v: &Arc<Variant>, plies: usize) -> Position {
+    let mut pos = position(
+        v,
+        &[("a1", "K"), ("l12", "k"), ("f5", "LN"), ("f9", "ln")],
+        'b',
+        "",
+    );
+    for ply in 0..plies {
+        play(&mut pos, if ply % 2 == 0 { "f5f5" } else { "f9f9" });
+        assert_eq!(pos.outcome(), None, "ply {ply}");
+    }
+    pos
+}
+
 #[test]
 fn in_a_cycle_of_passes_the_first_to_pass_made_the_repetition() {
     let v = variant(CHU);
     // The first player's Lion passes and the second player's Lion passes back, again and
     // again: the second player's pass completes the fourth occurrence, but the first player's
     // pass made the repetition (as HaChu scores it), so the first player loses.
-    let mut pos = position(
-        &v,
-        &[("a1", "K"), ("l12", "k"), ("f5", "LN"), ("f9", "ln")],
-        'b',
-        "",
-    );
-    for ply in 0..5 {
-        play(&mut pos, if ply % 2 == 0 { "f5f5" } else { "f9f9" });
-        assert_eq!(pos.outcome(), None, "ply {ply}");
-    }
+    let mut pos = lion_passes(&v, 5);
     play(&mut pos, "f9f9");
     assert_eq!(pos.repetitions(), 4);
     assert_eq!(
@@ -385,19 +392,10 @@ fn perpetual_check_still_loses_for_the_checker_where_repetition_loses() {
     let mut pos = position(&v, &[("a1", "K"), ("l12", "k"), ("c12", "r")], 'w', "");
     play(&mut pos, "c12c1=");
     let cycle = ["a1a2", "c1c2", "a2a1", "c2c1"];
-    let mut outcome = None;
-    for _ in 0..3 {
-        for m in cycle {
-            play(&mut pos, m);
-            outcome = pos.outcome();
-            if outcome.is_some() {
-                break;
-            }
-        }
-        if outcome.is_some() {
-            break;
-        }
-    }
+    let outcome = cycle.iter().cycle().take(3 * cycle.len()).find_map(|m| {
+        play(&mut pos, m);
+        pos.outcome()
+    });
     assert_eq!(
         outcome,
         Some(Outcome::Win {
@@ -415,28 +413,12 @@ fn the_mate_search_sees_a_pass_back_that_wins_by_repetition() {
     // player's twice. Passing back now brings the position the fourth time, which the first
     // player's pass made: the second player's search must find it as a win in one, so that a
     // search of the first player's pass sees it lost.
-    let mut pos = position(
-        &v,
-        &[("a1", "K"), ("l12", "k"), ("f5", "LN"), ("f9", "ln")],
-        'b',
-        "",
-    );
-    for ply in 0..5 {
-        play(&mut pos, if ply % 2 == 0 { "f5f5" } else { "f9f9" });
-    }
+    let mut pos = lion_passes(&v, 5);
     let legal = pos.legal_moves();
     let win = pos.forced_win(&legal, 1, &mut Budget::new(1_000));
     assert_eq!(win.map(|m| pos.move_text(&m)), Some("f9f9".to_string()));
     // One pass earlier the count is one short: no win yet.
-    let mut early = position(
-        &v,
-        &[("a1", "K"), ("l12", "k"), ("f5", "LN"), ("f9", "ln")],
-        'b',
-        "",
-    );
-    for ply in 0..3 {
-        play(&mut early, if ply % 2 == 0 { "f5f5" } else { "f9f9" });
-    }
+    let mut early = lion_passes(&v, 3);
     let legal = early.legal_moves();
     assert_eq!(early.forced_win(&legal, 1, &mut Budget::new(1_000)), None);
 }
