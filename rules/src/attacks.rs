@@ -179,16 +179,7 @@ impl Position {
                 }
             }
             if !table.is_simple() {
-                let (ff, fr) = (g.file_of(from) as i32, g.rank_of(from) as i32);
-                for &to in g.squares() {
-                    let (df, dr) = (g.file_of(to) as i32 - ff, g.rank_of(to) as i32 - fr);
-                    if to != from
-                        && table.reach.may_reach(df, dr)
-                        && self.complex_attacks(from, p, to)
-                    {
-                        hits.push(to);
-                    }
-                }
+                self.complex_reach(from, p, &mut hits);
             }
             if let (Some(k), Some(ctx)) = (ko, &ko_ctx) {
                 if k.has_special_threats(p) {
@@ -268,5 +259,50 @@ impl Position {
             }
         }
         !table.is_simple() && self.complex_attacks(from, Piece::new(kind, color), target)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_positions::random_pieces;
+
+    /// One walk of a complex piece's paths finds the same squares as asking the walker square
+    /// by square (the attack test's question), in every built-in variant with such pieces.
+    #[test]
+    fn one_walk_reaches_the_squares_the_attack_test_finds_one_by_one() {
+        for id in crate::variant::builtin_ids() {
+            let mut compared = 0;
+            random_pieces(id, 3, |pos, from, p| {
+                let g = &pos.variant().geometry;
+                let table = &pos.variant().piece(p.kind()).moves[p.color().index()];
+                if table.is_simple() {
+                    return;
+                }
+                let mut walked = Vec::new();
+                pos.complex_reach(from, p, &mut walked);
+                walked.sort_unstable();
+                walked.dedup();
+                let (ff, fr) = (g.file_of(from) as i32, g.rank_of(from) as i32);
+                let mut asked: Vec<_> = g
+                    .squares()
+                    .iter()
+                    .copied()
+                    .filter(|&to| {
+                        let (df, dr) = (g.file_of(to) as i32 - ff, g.rank_of(to) as i32 - fr);
+                        to != from
+                            && table.reach.may_reach(df, dr)
+                            && pos.complex_attacks(from, p, to)
+                    })
+                    .collect();
+                asked.sort_unstable();
+                assert_eq!(walked, asked, "{id} {from:?} {}", pos.to_text());
+                compared += 1;
+            });
+            let complex = crate::load_variant(id).unwrap().has_complex_pieces();
+            assert!(
+                compared > 50 || !complex,
+                "{id}: {compared} pieces compared"
+            );
+        }
     }
 }

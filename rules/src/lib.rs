@@ -35,6 +35,8 @@ pub mod promotion;
 pub mod protected_royals;
 pub mod shot;
 pub mod square;
+#[cfg(test)]
+mod test_positions;
 pub mod variant;
 mod walker;
 pub mod xbetza;

@@ -443,35 +443,7 @@ fn board_text(variant: &Variant, pieces: &[((u8, u8), PieceKind, Color)]) -> Str
 mod tests {
     use super::*;
     use crate::load_variant;
-
-    /// Positions along random games of every built-in variant, each with its legal moves.
-    fn random_positions(id: &str, games: u64, mut visit: impl FnMut(&mut Position, &[Move])) {
-        use rand::{rngs::StdRng, Rng, SeedableRng};
-        let v = load_variant(id).unwrap();
-        for seed in 0..games {
-            let mut rng = StdRng::seed_from_u64(seed);
-            let mut pos = Position::start(&v);
-            for _ in 0..rng.gen_range(20..160) {
-                let legal = pos.legal_moves();
-                if legal.is_empty() || pos.outcome_given(false).is_some() {
-                    break;
-                }
-                visit(&mut pos, &legal);
-                // Captures first where there are some, so the positions thin out as games do.
-                let takes: Vec<Move> = legal
-                    .iter()
-                    .copied()
-                    .filter(|m| !m.is_drop() && pos.piece_at(m.to()).is_piece())
-                    .collect();
-                let pick = if !takes.is_empty() && rng.gen_bool(0.5) {
-                    takes[rng.gen_range(0..takes.len())]
-                } else {
-                    legal[rng.gen_range(0..legal.len())]
-                };
-                pos.make_move(pick);
-            }
-        }
-    }
+    use crate::test_positions::{random_pieces, random_positions};
 
     #[test]
     fn the_touched_squares_account_for_every_change_of_material() {
@@ -502,32 +474,25 @@ mod tests {
     fn the_targeted_capture_generator_finds_every_capture_of_a_square() {
         for id in crate::variant::builtin_ids() {
             let mut found = 0;
-            random_positions(id, 4, |pos, _| {
-                let v = pos.variant().clone();
-                let g = &v.geometry;
-                for &from in g.squares() {
-                    let p = pos.piece_at(from);
-                    if !p.is_piece() {
+            random_pieces(id, 4, |pos, from, p| {
+                let g = &pos.variant().geometry;
+                let mut all = Vec::new();
+                pos.generate_kind_from(from, p, &mut all);
+                for &target in g.squares() {
+                    if !pos.piece_at(target).is_color(p.color().opposite()) {
                         continue;
                     }
-                    let mut all = Vec::new();
-                    pos.generate_kind_from(from, p, &mut all);
-                    for &target in g.squares() {
-                        if !pos.piece_at(target).is_color(p.color().opposite()) {
-                            continue;
-                        }
-                        let mut want: Vec<Move> = all
-                            .iter()
-                            .copied()
-                            .filter(|m| m.to() == target || m.kills().contains(&target))
-                            .collect();
-                        let mut got = Vec::new();
-                        pos.generate_captures_on(from, p, target, &mut got);
-                        want.sort();
-                        got.sort();
-                        assert_eq!(got, want, "{id} {from:?} {target:?} {}", pos.to_text());
-                        found += got.len();
-                    }
+                    let mut want: Vec<Move> = all
+                        .iter()
+                        .copied()
+                        .filter(|m| m.to() == target || m.kills().contains(&target))
+                        .collect();
+                    let mut got = Vec::new();
+                    pos.generate_captures_on(from, p, target, &mut got);
+                    want.sort();
+                    got.sort();
+                    assert_eq!(got, want, "{id} {from:?} {target:?} {}", pos.to_text());
+                    found += got.len();
                 }
             });
             assert!(found > 100, "{id}: {found} captures");

@@ -249,7 +249,43 @@ impl Sink for AttackSink {
     }
 }
 
+/// The attack map's sink: every square a move found captures on or ends on, collected from
+/// one walk of all of a piece's paths (squares may repeat).
+pub(crate) struct ReachSink<'o> {
+    pub(crate) out: &'o mut Vec<Square>,
+}
+
+impl Sink for ReachSink<'_> {
+    #[inline]
+    fn found(&mut self, walk: &Walk, to: i32) -> bool {
+        if to != walk.from.0 as i32 {
+            self.out.push(Square(to as u16));
+        }
+        self.out.extend_from_slice(&walk.kills[..walk.nkills]);
+        false
+    }
+}
+
 impl Position {
+    /// Appends to `out` every square on which the paths or universal leap of `p` on `from`
+    /// capture or end, as the board stands: the squares [`Position::complex_attacks`] says yes
+    /// to, found by one walk instead of one per square (the attack-count planes ask for all
+    /// of them). Squares may repeat.
+    pub(crate) fn complex_reach(&self, from: Square, p: Piece, out: &mut Vec<Square>) {
+        let table = &self.variant.piece(p.kind()).moves[p.color().index()];
+        if let Some((m, c)) = table.universal {
+            for &t in self.variant.geometry.squares() {
+                let q = self.board[t.index()];
+                let enemy = q.is_piece() && q.color() != p.color();
+                if t != from && ((q.is_empty() && m) || (c && enemy)) {
+                    out.push(t);
+                }
+            }
+        }
+        let mut walk = Walk::new(self, from, p.color());
+        walk.nodes(&table.tree, from.0 as i32, &mut ReachSink { out });
+    }
+
     /// Appends the moves of `p` on `from` that its table's paths and universal leap give,
     /// leaving out those already in `sink`.
     pub(crate) fn generate_piece_complex(&self, from: Square, sink: &mut MoveSink) {
