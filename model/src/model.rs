@@ -100,6 +100,12 @@ impl Model {
         self.precision = Some(precision);
     }
 
+    /// Runs the convolutions of training passes in `precision` (mixed precision: weights,
+    /// gradients and the optimiser stay in fp32). fp32 is the default and the reference.
+    pub fn set_training_precision(&mut self, precision: Precision) {
+        self.net.set_training_kind(precision.kind());
+    }
+
     /// The precision the model plays in, once prepared for inference.
     pub fn precision(&self) -> Option<Precision> {
         self.precision

@@ -48,7 +48,10 @@ impl ConvBn {
         }
     }
 
-    fn forward(&self, x: &Tensor, train: bool) -> Tensor {
+    /// `train_kind` is the convolution's number format in a training pass: in bf16 the
+    /// weights and input are cast for the convolution alone (autograd carries the gradient
+    /// back through the casts to the fp32 weights), and the normalisation runs in fp32.
+    fn forward(&self, x: &Tensor, train: bool, train_kind: Kind) -> Tensor {
         match (&self.folded, train) {
             (Some(f), false) => x.conv2d(
                 &f.weight,
@@ -58,6 +61,18 @@ impl ConvBn {
                 [1, 1],
                 1,
             ),
+            _ if train && train_kind != Kind::Float => {
+                let pad = self.conv.ws.size()[2] / 2;
+                let y = x.to_kind(train_kind).conv2d(
+                    &self.conv.ws.to_kind(train_kind),
+                    None::<Tensor>,
+                    [1, 1],
+                    [pad, pad],
+                    [1, 1],
+                    1,
+                );
+                self.bn.forward_t(&y.to_kind(Kind::Float), train)
+            }
             _ => self.bn.forward_t(&self.conv.forward(x), train),
         }
     }
@@ -111,11 +126,11 @@ fn global_pool(x: &Tensor) -> Tensor {
 }
 
 impl Block {
-    fn forward(&self, x: &Tensor, train: bool) -> Tensor {
+    fn forward(&self, x: &Tensor, train: bool, train_kind: Kind) -> Tensor {
         if !train {
             return self.infer(x, Kind::Float);
         }
-        let h = self.a.forward(x, train).relu();
+        let h = self.a.forward(x, train, train_kind).relu();
         // Not `+=`: an in-place add would overwrite a tensor autograd still needs.
         let h = match &self.gpool {
             Some(g) => {
@@ -126,7 +141,7 @@ impl Block {
             }
             None => h,
         };
-        (x + self.b.forward(&h, train)).relu()
+        (x + self.b.forward(&h, train, train_kind)).relu()
     }
 
     /// The same block at inference: no autograd, so the activations and the residual sum are
@@ -134,14 +149,14 @@ impl Block {
     /// stream `x` stays in fp32 and only the convolutions run in `kind`: summed in bf16 over
     /// every block, the stream's rounding would move the policy's preferred move.
     fn infer(&self, x: &Tensor, kind: Kind) -> Tensor {
-        let mut h = self.a.forward(&x.to_kind(kind), false);
+        let mut h = self.a.forward(&x.to_kind(kind), false, Kind::Float);
         let _ = h.relu_();
         if let Some(g) = &self.gpool {
             let pooled = global_pool(&h).to_kind(Kind::Float);
             let bias = g.forward(&pooled).to_kind(h.kind());
             h += bias.unsqueeze(-1).unsqueeze(-1);
         }
-        let mut y = self.b.forward(&h, false).to_kind(Kind::Float);
+        let mut y = self.b.forward(&h, false, Kind::Float).to_kind(Kind::Float);
         y += x;
         let _ = y.relu_();
         y
@@ -177,6 +192,8 @@ pub struct Net {
     head_dim: i64,
     /// The trunk's number format and layout at inference, once [`Net::fold`] has run.
     inference: Option<(Kind, bool)>,
+    /// The convolutions' number format in training passes ([`Net::set_training_kind`]).
+    train_kind: Kind,
 }
 
 impl Net {
@@ -220,6 +237,7 @@ impl Net {
             material_fc: nn::linear(p / "material_fc", arch.value_hidden, 1, Default::default()),
             head_dim: d,
             inference: None,
+            train_kind: Kind::Float,
         }
     }
 
@@ -240,6 +258,13 @@ impl Net {
         self.inference = Some((kind, layout_last));
     }
 
+    /// Runs the convolutions of training passes in `kind` (fp32 by default). The weights,
+    /// their gradients, the normalisations and the heads stay in fp32: only the products of
+    /// the convolutions are rounded, as mixed-precision training does.
+    pub fn set_training_kind(&mut self, kind: Kind) {
+        self.train_kind = kind;
+    }
+
     /// The trunk's output for an inference forward pass: the input in the trunk's format and
     /// layout, the blocks, and the result back in fp32 for the heads.
     pub fn trunk(&self, x: &Tensor, train: bool) -> Tensor {
@@ -254,14 +279,18 @@ impl Net {
             }
             _ => x.shallow_clone(),
         };
-        let mut h = self.stem.forward(&x, train).relu().to_kind(Kind::Float);
+        let mut h = self
+            .stem
+            .forward(&x, train, self.train_kind)
+            .relu()
+            .to_kind(Kind::Float);
         let kind = match (self.inference, train) {
             (Some((kind, _)), false) => kind,
             _ => Kind::Float,
         };
         for blk in &self.blocks {
             h = if train {
-                blk.forward(&h, train)
+                blk.forward(&h, train, self.train_kind)
             } else {
                 blk.infer(&h, kind)
             };
@@ -279,7 +308,7 @@ impl Net {
         let pooled = global_pool(&h);
 
         // Value: pooled features of a 1x1 convolution.
-        let v = self.value_conv.forward(&h, train).relu();
+        let v = self.value_conv.forward(&h, train, Kind::Float).relu();
         let v = self.value_fc1.forward(&global_pool(&v)).relu();
         let wdl_logits = self.value_fc2.forward(&v);
         let material = self.material_fc.forward(&v).squeeze_dim(1).tanh();

@@ -147,6 +147,11 @@ pub fn run(v: &Arc<Variant>, cfg: &RunConfig, positions: &mut [Position], secs: 
         (batching, trunk)
     };
     let train = train_step_us(&model, &requests, cfg.trainer.batch_size, slice);
+    let train_fast = (precision != Precision::Fp32).then(|| {
+        let mut mixed = Model::new(v, &cfg.model, Device::Cpu);
+        mixed.set_training_precision(precision);
+        train_step_us(&mixed, &requests, cfg.trainer.batch_size, slice)
+    });
     // What one self-play position (one move played) costs.
     let sims_per_move = sp.full_search_fraction as f64 * sp.full_simulations as f64
         + (1.0 - sp.full_search_fraction as f64) * sp.fast_simulations as f64;
@@ -189,4 +194,10 @@ pub fn run(v: &Arc<Variant>, cfg: &RunConfig, positions: &mut [Position], secs: 
         total,
         1e6 / total
     );
+    if let Some(fast) = train_fast {
+        println!(
+            "bench profile: training step fp32 {train:.0} us, convolutions in {precision:?} {fast:.0} us (ratio {:.2})",
+            train / fast
+        );
+    }
 }

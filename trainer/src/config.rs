@@ -52,6 +52,11 @@ pub struct TrainerConfig {
     /// Remove chunks from the store once they have left the replay window (each worker's
     /// newest chunk is kept: workers continue their numbering from it).
     pub delete_old_chunks: bool,
+    /// Number format of the training passes' convolutions: `fp32` (the reference), `bf16`
+    /// (mixed precision: the convolutions' products are rounded to bfloat16, while weights,
+    /// gradients, normalisations, heads and the optimiser stay in fp32), `fp16`, or `auto`
+    /// (bf16 on a CPU with native bf16, fp16 on CUDA, else fp32).
+    pub precision: String,
 }
 
 impl TrainerConfig {
@@ -82,6 +87,7 @@ impl Default for TrainerConfig {
             publish_every: 100,
             checkpoint_every: 100,
             delete_old_chunks: false,
+            precision: "fp32".into(),
         }
     }
 }
@@ -99,7 +105,8 @@ pub struct RunConfig {
     #[serde(default)]
     pub torch_threads: usize,
     /// Number format of self-play's network: `auto` (bf16 on a CPU with native bf16, fp16 on
-    /// CUDA, else fp32), `fp32`, `bf16` or `fp16`. Training is always fp32.
+    /// CUDA, else fp32), `fp32`, `bf16` or `fp16`. Training has its own setting,
+    /// `[trainer] precision`.
     #[serde(default = "default_precision")]
     pub precision: String,
     /// Network.
@@ -190,12 +197,21 @@ impl RunConfig {
         })?;
         cfg.precision_choice()
             .map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
+        cfg.training_precision_choice()
+            .map_err(|e| anyhow::anyhow!("{file}: [trainer] {e}"))?;
         Ok(cfg)
     }
 
     /// The self-play network's number format as configured.
     pub fn precision_choice(&self) -> Result<PrecisionChoice, koma_model::precision::BadPrecision> {
         self.precision.parse()
+    }
+
+    /// The training passes' number format as configured (`[trainer] precision`).
+    pub fn training_precision_choice(
+        &self,
+    ) -> Result<PrecisionChoice, koma_model::precision::BadPrecision> {
+        self.trainer.precision.parse()
     }
 
     /// The embedded preset for a variant and device class (`cpu` or `gpu`).

@@ -154,7 +154,7 @@ impl Trainer {
         let dir = run_dir.join("trainer");
         std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
         let index = IngestIndex::open(&dir.join("index.redb"))?;
-        let (model, state, opt) = match resume(&dir, variant, cfg, device)? {
+        let (mut model, state, opt) = match resume(&dir, variant, cfg, device)? {
             Some((ck, model, state, opt)) => {
                 let dropped = index.truncate(state.chunks_ingested)?;
                 tracing::info!(
@@ -181,6 +181,12 @@ impl Trainer {
                 (model, state, opt)
             }
         };
+        let training = cfg
+            .training_precision_choice()
+            .map_err(|e| anyhow::anyhow!("[trainer] {e}"))?
+            .resolve(device);
+        model.set_training_precision(training);
+        tracing::info!("training passes' convolutions: {training:?}");
         let rng = StdRng::seed_from_u64(state.seed ^ state.step.wrapping_mul(0x9E37_79B9));
         let mut t = Trainer {
             variant: variant.clone(),

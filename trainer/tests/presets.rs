@@ -45,3 +45,33 @@ fn the_value_half_life_follows_the_variant_unless_set() {
     let v = load_variant("hand-shogi").unwrap();
     assert_eq!(cfg.trainer.value_half_life_for(&v), 0.0);
 }
+
+/// The training passes' number format is fp32 unless a configuration names another; a name
+/// that is not one is an error naming the section and the value.
+#[test]
+fn the_training_precision_is_fp32_unless_set() {
+    use koma_model::{Precision, PrecisionChoice};
+    let base = "variant = \"hand-shogi\"\n[model]\nblocks = 1\nchannels = 8\ngpool_every = 0\n\
+                head_dim = 8\nvalue_channels = 4\nvalue_hidden = 8\n";
+    let cfg = RunConfig::parse(base, "t.toml").unwrap();
+    assert_eq!(
+        cfg.training_precision_choice().unwrap(),
+        PrecisionChoice::Fixed(Precision::Fp32)
+    );
+    let cfg = RunConfig::parse(
+        &format!("{base}[trainer]\nprecision = \"bf16\"\n"),
+        "t.toml",
+    )
+    .unwrap();
+    assert_eq!(
+        cfg.training_precision_choice().unwrap(),
+        PrecisionChoice::Fixed(Precision::Bf16)
+    );
+    let e = RunConfig::parse(&format!("{base}[trainer]\nprecision = \"fp8\"\n"), "t.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("t.toml") && e.contains("[trainer]") && e.contains("fp8"),
+        "{e}"
+    );
+}
