@@ -95,17 +95,22 @@ fn best(priors: &[f32]) -> usize {
         .map_or(0, |b| b.0)
 }
 
+/// The network requests of `positions` with their legal moves.
+fn requests(model: &Model, positions: &mut [Position]) -> Vec<koma_model::Request> {
+    positions
+        .iter_mut()
+        .map(|p| {
+            let m = p.legal_moves();
+            model.prepare(p, &m)
+        })
+        .collect()
+}
+
 /// Share of positions whose preferred move agrees, and the largest value difference.
 fn compare(reference: &Model, fast: &Model, positions: &mut [Position]) -> (f64, f32) {
     let (mut same, mut worst) = (0usize, 0.0f32);
     for chunk in positions.chunks_mut(32) {
-        let reqs: Vec<_> = chunk
-            .iter_mut()
-            .map(|p| {
-                let m = p.legal_moves();
-                reference.prepare(p, &m)
-            })
-            .collect();
+        let reqs = requests(reference, chunk);
         let a = reference.evaluate(reqs.clone());
         let b = fast.evaluate(reqs);
         for (x, y) in a.iter().zip(&b) {
@@ -161,13 +166,7 @@ fn the_bf16_trunk_agrees_with_fp32() {
 /// Loss and gradient of one training pass over `positions` (policy towards every legal move,
 /// value towards a draw), the gradient flattened over every weight.
 fn loss_and_gradient(model: &Model, positions: &mut [Position]) -> (f64, Tensor) {
-    let reqs: Vec<_> = positions
-        .iter_mut()
-        .map(|p| {
-            let m = p.legal_moves();
-            model.prepare(p, &m)
-        })
-        .collect();
+    let reqs = requests(model, positions);
     let refs: Vec<_> = reqs.iter().collect();
     let batch = model.batch(&refs);
     let out = model.forward(&batch, true);

@@ -267,17 +267,24 @@ impl Sink for ReachSink<'_> {
 }
 
 impl Position {
+    /// Whether the universal leap `(may move, may capture)` of `p` on `from` lands on `t`: any
+    /// other square, empty if it may move there, an enemy's if it may capture.
+    #[inline]
+    fn universal_lands(&self, from: Square, p: Piece, t: Square, (m, c): (bool, bool)) -> bool {
+        let q = self.board[t.index()];
+        let enemy = q.is_piece() && q.color() != p.color();
+        t != from && ((q.is_empty() && m) || (c && enemy))
+    }
+
     /// Appends to `out` every square on which the paths or universal leap of `p` on `from`
     /// capture or end, as the board stands: the squares [`Position::complex_attacks`] says yes
     /// to, found by one walk instead of one per square (the attack-count planes ask for all
     /// of them). Squares may repeat.
     pub(crate) fn complex_reach(&self, from: Square, p: Piece, out: &mut Vec<Square>) {
         let table = &self.variant.piece(p.kind()).moves[p.color().index()];
-        if let Some((m, c)) = table.universal {
+        if let Some(u) = table.universal {
             for &t in self.variant.geometry.squares() {
-                let q = self.board[t.index()];
-                let enemy = q.is_piece() && q.color() != p.color();
-                if t != from && ((q.is_empty() && m) || (c && enemy)) {
+                if self.universal_lands(from, p, t, u) {
                     out.push(t);
                 }
             }
@@ -292,14 +299,9 @@ impl Position {
         let table = &self.variant.piece(sink.piece.kind()).moves[sink.piece.color().index()];
         let mut walk = Walk::new(self, from, sink.piece.color());
         walk.nodes(&table.tree, from.0 as i32, sink);
-        if let Some((m, c)) = table.universal {
-            let us = sink.piece.color();
+        if let Some(u) = table.universal {
             for &t in self.variant.geometry.squares() {
-                let q = self.board[t.index()];
-                if t != from
-                    && ((q.is_empty() && m) || (c && q.is_piece() && q.color() != us))
-                    && sink.seen.insert(t.index())
-                {
+                if self.universal_lands(from, sink.piece, t, u) && sink.seen.insert(t.index()) {
                     self.add_board_move(sink.piece, Move::new(from, t), sink.out);
                 }
             }
@@ -309,10 +311,8 @@ impl Position {
     /// Whether the paths or universal leap of `p` on `from` capture on `target`.
     pub(crate) fn complex_attacks(&self, from: Square, p: Piece, target: Square) -> bool {
         let table = &self.variant.piece(p.kind()).moves[p.color().index()];
-        if let Some((m, c)) = table.universal {
-            let q = self.board[target.index()];
-            let enemy = q.is_piece() && q.color() != p.color();
-            if target != from && ((q.is_empty() && m) || (c && enemy)) {
+        if let Some(u) = table.universal {
+            if self.universal_lands(from, p, target, u) {
                 return true;
             }
         }
