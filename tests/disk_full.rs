@@ -98,7 +98,9 @@ fn a_full_spool_pauses_the_worker_and_loses_no_game() {
         }
     };
     let log = dir.join("train.log");
-    let games = 6;
+    // Enough games that the run cannot finish between the first stored chunk and the disk
+    // filling up: a tiny network plays a Hand Shogi game in well under 0.1 s on a fast host.
+    let games = 200;
     let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
         .args(["train", "--variant", "hand-shogi", "--config"])
         .arg(dir.join("tiny.toml"))
