@@ -54,6 +54,14 @@ pub struct SearchConfig {
     /// the opponent's best answer (`koma_rules::PieceValues::quick_balance`: two plies, from
     /// the leaf's own move list, with no move generation).
     pub material_depth: u32,
+    /// What a draw is worth to the side that searches (the root's side to move), in
+    /// [-1, 1]; its opponent is credited the opposite (contempt, as classical engines have
+    /// it). Below 0 the search steers away from draws, which a game that allows repetition
+    /// draws needs in self-play: without it both sides learn that shuffling is safe. It
+    /// weighs the network's draw probability and proven draws alike, and is applied when a
+    /// move is selected, so a tree reused after a move judges draws for its new root's side.
+    /// Recorded results stay draws.
+    pub draw_score: f32,
 }
 
 impl Default for SearchConfig {
@@ -75,6 +83,7 @@ impl Default for SearchConfig {
             root_mate_nodes: 100,
             material_weight: 0.4,
             material_depth: 2,
+            draw_score: 0.0,
         }
     }
 }

@@ -123,14 +123,15 @@ impl GumbelRoot {
 }
 
 /// sigma(completed Q) for each root edge: visited moves use their mean value, unvisited ones the
-/// mixed value estimate (from the root's `net_value`); values are rescaled to [0, 1] over the
+/// mixed value estimate (from the root's `net_value`), a draw counting the configured draw
+/// score in both; values are rescaled to [0, 1] over the
 /// root's moves, then scaled by (c_visit + max visits) * c_scale.
 pub(crate) fn completed_sigma(edges: &[Edge], net_value: f32, cfg: &SearchConfig) -> Vec<f32> {
     let sum_n: u32 = edges.iter().map(|e| e.n).sum();
     let max_n = edges.iter().map(|e| e.n).max().unwrap_or(0);
     let (mut pq, mut p) = (0.0f32, 0.0f32);
     for e in edges.iter().filter(|e| e.n > 0) {
-        pq += e.raw_prior * e.w / e.n as f32;
+        pq += e.raw_prior * e.q(cfg.draw_score).unwrap_or(0.0);
         p += e.raw_prior;
     }
     let v_net = net_value;
@@ -141,7 +142,7 @@ pub(crate) fn completed_sigma(edges: &[Edge], net_value: f32, cfg: &SearchConfig
     };
     let q: Vec<f32> = edges
         .iter()
-        .map(|e| if e.n > 0 { e.w / e.n as f32 } else { v_mix })
+        .map(|e| e.q(cfg.draw_score).unwrap_or(v_mix))
         .collect();
     let lo = q.iter().cloned().fold(f32::INFINITY, f32::min);
     let hi = q.iter().cloned().fold(f32::NEG_INFINITY, f32::max);

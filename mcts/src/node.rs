@@ -19,6 +19,9 @@ pub(crate) struct Edge {
     pub(crate) n: u32,
     /// Sum of backed-up values, from the view of the player making this move.
     pub(crate) w: f32,
+    /// Sum of the backed-up draw probabilities (the same for both sides), which
+    /// `SearchConfig::draw_score` weighs into the mean value.
+    pub(crate) d: f32,
     /// Visits under way (virtual loss).
     pub(crate) inflight: u32,
     /// The child's proven result from the view of the player making this move: 1 the move
@@ -28,6 +31,12 @@ pub(crate) struct Edge {
 }
 
 impl Edge {
+    /// Mean value for the player making this move, a draw counting `draw` for that player;
+    /// `None` before the first completed visit.
+    pub(crate) fn q(&self, draw: f32) -> Option<f32> {
+        (self.n > 0).then(|| (self.w + draw * self.d) / self.n as f32)
+    }
+
     /// Records that the child became terminal with value `v` (from the child's side to move).
     pub(crate) fn set_terminal(&mut self, v: f32) {
         self.proven = if -v >= 1.0 {
@@ -60,4 +69,13 @@ pub(crate) struct Node {
     pub(crate) state: State,
     /// The evaluation's value for the side to move.
     pub(crate) net_value: f32,
+    /// The evaluation's draw probability (weighted as the value is).
+    pub(crate) net_draw: f32,
+}
+
+impl Node {
+    /// The evaluation's value for the side to move, a draw counting `draw` for it.
+    pub(crate) fn net_utility(&self, draw: f32) -> f32 {
+        self.net_value + draw * self.net_draw
+    }
 }

@@ -97,6 +97,7 @@ impl Tree {
             n: 0,
             state: State::New,
             net_value: 0.0,
+            net_draw: 0.0,
         });
         self.root = 0;
         self.gumbel = None;
@@ -178,7 +179,7 @@ impl Tree {
                         self.root_sims += 1;
                         self.select_root()
                     } else {
-                        self.select_puct(node)
+                        self.select_puct(node, self.draw_at(path.len()))
                     };
                     path.push(e as u32);
                     let edge = &mut self.edges[e];
@@ -192,6 +193,7 @@ impl Tree {
                             n: 0,
                             state: State::New,
                             net_value: 0.0,
+                            net_draw: 0.0,
                         });
                     }
                     node = self.edges[e].child;
@@ -242,6 +244,7 @@ impl Tree {
             child: NONE,
             n: 0,
             w: 0.0,
+            d: 0.0,
             inflight: 0,
             proven: 0,
         }));
@@ -278,19 +281,21 @@ impl Tree {
         }
         let w = self.cfg.material_weight.clamp(0.0, 1.0);
         let v = (1.0 - w) * eval.value() + w * ticket.material;
+        let d = (1.0 - w) * eval.wdl[1];
         let n = &mut self.nodes[node as usize];
         n.state = State::Expanded;
         n.net_value = v;
+        n.net_draw = d;
         if node == self.root {
             self.prepare_root();
         }
-        self.backup(&ticket.path, v);
+        self.backup(&ticket.path, v, d);
     }
 
     /// Undoes the moves of a walk; with a value, backs it up first.
     fn unwind(&mut self, pos: &mut Position, path: &[u32], value: Option<f32>) {
         match value {
-            Some(v) => self.backup(path, v),
+            Some(v) => self.backup(path, v, terminal_draw(v)),
             None => {
                 for &e in path {
                     self.edges[e as usize].inflight -= 1;
@@ -302,8 +307,9 @@ impl Tree {
         }
     }
 
-    /// Backs up `v`, the leaf's value for its side to move, along `path` (edges from the root).
-    fn backup(&mut self, path: &[u32], v: f32) {
+    /// Backs up `v`, the leaf's value for its side to move, and `d`, its draw probability,
+    /// along `path` (edges from the root).
+    fn backup(&mut self, path: &[u32], v: f32, d: f32) {
         let mut value = -v;
         let mut node = self.root;
         self.nodes[node as usize].n += 1;
@@ -316,7 +322,9 @@ impl Tree {
         }
         // Values alternate sides: walk again from the leaf end.
         for &e in path.iter().rev() {
-            self.edges[e as usize].w += value;
+            let edge = &mut self.edges[e as usize];
+            edge.w += value;
+            edge.d += d;
             value = -value;
         }
         self.solve_up(path);
@@ -470,15 +478,26 @@ impl Tree {
         }
         if let Some(g) = &self.gumbel {
             let (a, b) = self.edge_range(self.root);
-            let net_value = self.nodes[self.root as usize].net_value;
+            let net_value = self.nodes[self.root as usize].net_utility(self.cfg.draw_score);
             a + g.select(&self.edges[a..b], self.root_sims, net_value, &self.cfg)
         } else {
-            self.select_puct(self.root)
+            self.select_puct(self.root, self.cfg.draw_score)
         }
     }
 
-    /// PUCT with first-play urgency and virtual loss.
-    pub(crate) fn select_puct(&self, node: u32) -> usize {
+    /// What a draw is worth to the side to move at `depth` plies below the root: the
+    /// configured draw score for the root's side, its opposite for the other.
+    fn draw_at(&self, depth: usize) -> f32 {
+        if depth % 2 == 0 {
+            self.cfg.draw_score
+        } else {
+            -self.cfg.draw_score
+        }
+    }
+
+    /// PUCT with first-play urgency and virtual loss; a draw counts `draw` for the side to
+    /// move at `node`.
+    pub(crate) fn select_puct(&self, node: u32, draw: f32) -> usize {
         let (a, b) = self.edge_range(node);
         let nd = &self.nodes[node as usize];
         let mut parent_n = 0u32;
@@ -497,7 +516,7 @@ impl Tree {
                 0.0
             };
         let explore = c * parent_n.sqrt();
-        let fpu = nd.net_value - self.cfg.fpu_reduction * visited_mass.sqrt();
+        let fpu = nd.net_utility(draw) - self.cfg.fpu_reduction * visited_mass.sqrt();
         let vl = self.cfg.virtual_loss;
         let mut best = a;
         let mut best_score = f32::NEG_INFINITY;
@@ -519,7 +538,7 @@ impl Tree {
             let q = if n == 0 {
                 fpu
             } else {
-                (e.w - vl * e.inflight as f32) / n as f32
+                (e.w + draw * e.d - vl * e.inflight as f32) / n as f32
             };
             let score = q + explore * e.prior / (1.0 + n as f32);
             if score > best_score {
@@ -597,19 +616,21 @@ impl Tree {
         self.root = 0;
     }
 
-    /// The root's edges and its network value.
+    /// The root's edges and its network value, a draw counting the configured draw score.
     pub(crate) fn root_edges(&self) -> (&[Edge], f32) {
         let (a, b) = self.edge_range(self.root);
-        (&self.edges[a..b], self.nodes[self.root as usize].net_value)
+        let root = &self.nodes[self.root as usize];
+        (&self.edges[a..b], root.net_utility(self.cfg.draw_score))
     }
 
-    /// Root moves with their completed visits, priors and mean values (for the mover).
+    /// Root moves with their completed visits, priors and mean values (for the mover, a
+    /// draw counting the configured draw score, as the search weighed them).
     pub fn root_children(&self) -> Vec<(Move, u32, f32, f32)> {
         let (a, b) = self.edge_range(self.root);
         self.edges[a..b]
             .iter()
             .map(|e| {
-                let q = if e.n > 0 { e.w / e.n as f32 } else { 0.0 };
+                let q = e.q(self.cfg.draw_score).unwrap_or(0.0);
                 (e.mv, e.n, e.raw_prior, q)
             })
             .collect()
@@ -661,7 +682,8 @@ impl Tree {
         pv
     }
 
-    /// The root's value for its side to move: the mean of the backed-up values.
+    /// The root's value for its side to move: the mean of the backed-up values, a draw
+    /// counting 0 whatever the draw score (it is what self-play records as a value target).
     pub fn root_value(&self) -> f32 {
         let (a, b) = self.edge_range(self.root);
         let (n, w) = self.edges[a..b]
@@ -672,6 +694,16 @@ impl Tree {
         } else {
             w / n as f32
         }
+    }
+}
+
+/// The draw probability of a decided position of value `v`: proven results are wins (1),
+/// losses (-1) or draws (0).
+fn terminal_draw(v: f32) -> f32 {
+    if v.abs() < 1.0 {
+        1.0
+    } else {
+        0.0
     }
 }
 

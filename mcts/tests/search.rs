@@ -416,3 +416,122 @@ fn threads_share_one_tree() {
     ));
     assert_eq!(mate.move_text(&tree.result().unwrap().best), "G@h8");
 }
+
+/// Each side has its king on the board and a gold in hand.
+const GOLD_IN_HAND: &str = "8k/9/9/9/9/9/9/9/K8 b Gg";
+
+/// Judges a position drawn for sure while both golds are in hand, and an even game with no
+/// draw in it once either is on the board; priors uniform.
+struct DrawnWhileHeld;
+
+impl koma_mcts::Evaluator for DrawnWhileHeld {
+    type Request = (usize, bool);
+
+    fn prepare(&self, pos: &Position, moves: &[koma_rules::Move]) -> (usize, bool) {
+        let text = pos.to_text();
+        let hand = text.split(' ').nth(2).unwrap_or("");
+        (moves.len(), hand.contains('G') && hand.contains('g'))
+    }
+
+    fn evaluate(&self, batch: Vec<(usize, bool)>) -> Vec<koma_mcts::Evaluation> {
+        batch
+            .into_iter()
+            .map(|(n, drawn)| koma_mcts::Evaluation {
+                priors: vec![1.0 / n.max(1) as f32; n],
+                wdl: if drawn {
+                    [0.0, 1.0, 0.0]
+                } else {
+                    [0.5, 0.0, 0.5]
+                },
+                material: 0.0,
+            })
+            .collect()
+    }
+}
+
+/// The draw score steers the search toward or away from drawn lines for the root's side,
+/// counts the other way for its opponent (also in a tree reused after a move), and leaves the
+/// reported value (a self-play target) a plain expected result.
+#[test]
+fn the_draw_score_steers_the_root_side_and_not_the_recorded_value() {
+    let v = load_variant("hand-shogi").unwrap();
+    for gumbel in [false, true] {
+        let run = |draw_score: f32| {
+            let mut pos = Position::from_text(&v, GOLD_IN_HAND).unwrap();
+            let cfg = SearchConfig {
+                gumbel,
+                gumbel_considered: 400,
+                material_weight: 0.0,
+                draw_score,
+                ..SearchConfig::default()
+            };
+            let mut tree = Tree::new(cfg, 11);
+            let r = search(&mut tree, &mut pos, &DrawnWhileHeld, 600, 1, false).unwrap();
+            (pos, tree, r)
+        };
+        // Draws welcome: a king move, which keeps the gold in hand.
+        let (mut pos, mut tree, r) = run(0.5);
+        assert!(
+            !pos.move_text(&r.best).contains('@'),
+            "gumbel {gumbel}: {}",
+            pos.move_text(&r.best)
+        );
+        assert!(r.value.abs() < 1e-6, "gumbel {gumbel}: value {}", r.value);
+        // Below it White, Black's opponent, found draws unwelcome and dropped its gold
+        // rather than move its king.
+        let n = r.visits.iter().find(|v| v.0 == r.best).unwrap().1;
+        tree.advance(r.best);
+        pos.make_move(r.best);
+        assert_eq!(tree.root_visits(), n);
+        let replies = tree.root_children();
+        let visits = |drop: bool| -> u32 {
+            replies
+                .iter()
+                .filter(|c| pos.move_text(&c.0).contains('@') == drop)
+                .map(|c| c.1)
+                .sum()
+        };
+        assert!(
+            4 * visits(false) < visits(true),
+            "gumbel {gumbel}: White's king moves {} visits, drops {}",
+            visits(false),
+            visits(true)
+        );
+        // White is now the root of the reused tree: the same drawn lines count for it.
+        for c in replies.iter().filter(|c| c.1 > 0) {
+            let want = if pos.move_text(&c.0).contains('@') {
+                0.0
+            } else {
+                0.5
+            };
+            assert!(
+                (c.3 - want).abs() < 1e-5,
+                "gumbel {gumbel}: {} worth {}",
+                pos.move_text(&c.0),
+                c.3
+            );
+        }
+        // Draws unwelcome: a drop, and the king moves are worth less than the drops.
+        let (pos, tree, r) = run(-0.5);
+        let best = pos.move_text(&r.best);
+        assert!(best.starts_with("G@"), "gumbel {gumbel}: {best}");
+        assert!(r.value.abs() < 1e-6, "gumbel {gumbel}: value {}", r.value);
+        let children = tree.root_children();
+        let king_move = children
+            .iter()
+            .filter(|c| c.1 > 0 && !pos.move_text(&c.0).contains('@'))
+            .max_by_key(|c| c.1)
+            .expect("a king move was searched");
+        assert!(
+            king_move.3 < -0.1,
+            "gumbel {gumbel}: king move worth {}",
+            king_move.3
+        );
+        for c in children
+            .iter()
+            .filter(|c| c.1 > 0 && pos.move_text(&c.0).starts_with("G@"))
+        {
+            assert!(c.3.abs() < 1e-6, "gumbel {gumbel}: a drop worth {}", c.3);
+        }
+    }
+}

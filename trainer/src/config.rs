@@ -199,6 +199,13 @@ impl RunConfig {
             .map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
         cfg.training_precision_choice()
             .map_err(|e| anyhow::anyhow!("{file}: [trainer] {e}"))?;
+        let draw = cfg.selfplay.search.draw_score;
+        if !(-1.0..=1.0).contains(&draw) {
+            anyhow::bail!(
+                "{file}: [selfplay.search] draw_score = {draw} is outside [-1, 1] (what a draw \
+                 is worth to the searching side, between a loss and a win)"
+            );
+        }
         Ok(cfg)
     }
 

@@ -75,3 +75,27 @@ fn the_training_precision_is_fp32_unless_set() {
         "{e}"
     );
 }
+
+#[test]
+fn the_draw_score_is_zero_unless_set_and_stays_between_a_loss_and_a_win() {
+    let base = "variant = \"hand-shogi\"\n[model]\nblocks = 1\nchannels = 8\ngpool_every = 0\n\
+                head_dim = 8\nvalue_channels = 4\nvalue_hidden = 8\n";
+    let cfg = RunConfig::parse(base, "t.toml").unwrap();
+    assert_eq!(cfg.selfplay.search.draw_score, 0.0);
+    let cfg = RunConfig::parse(
+        &format!("{base}[selfplay.search]\ndraw_score = -0.3\n"),
+        "t.toml",
+    )
+    .unwrap();
+    assert_eq!(cfg.selfplay.search.draw_score, -0.3);
+    let e = RunConfig::parse(
+        &format!("{base}[selfplay.search]\ndraw_score = -2\n"),
+        "t.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("t.toml") && e.contains("draw_score") && e.contains("-2"),
+        "{e}"
+    );
+}
