@@ -129,9 +129,33 @@ fn xboard_session_on_hand_shogi() {
         "done=1",
         "variants=\"handshogi\"",
         "myname=\"koma hand-shogi",
+        "option=\"Contempt -spin 0 -100 100\"",
     ] {
         assert!(features.contains(f), "{f} missing: {features}");
     }
+    // The one option: a value in range is taken silently, others are refused by name.
+    e.send("option Contempt=25");
+    e.send("option Contempt=250");
+    e.send("option Hash=64");
+    let errors: Vec<String> = e
+        .sync(2)
+        .into_iter()
+        .filter(|l| l.starts_with("Error"))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "Error (Contempt is from -100 to 100): option Contempt=250",
+            "Error (unknown option): option Hash=64"
+        ],
+        "{errors:?}"
+    );
+    e.send("protover 2");
+    let (features, _) = e.expect_prefix("feature ");
+    assert!(
+        features.contains("option=\"Contempt -spin 25 -100 100\""),
+        "the value taken is the one offered: {features}"
+    );
     e.send("new");
     e.send("variant handshogi");
     let before = e.sync(1);
@@ -340,7 +364,7 @@ fn usi_session_on_hand_shogi() {
     e.send("usi");
     let (_, before) = e.expect_prefix("usiok");
     assert!(before.iter().any(|l| l.starts_with("id name koma")));
-    for option in ["MoveOverhead", "Threads", "Simulations"] {
+    for option in ["MoveOverhead", "Threads", "Simulations", "Contempt"] {
         assert!(
             before
                 .iter()
@@ -353,6 +377,8 @@ fn usi_session_on_hand_shogi() {
     e.send("setoption name MoveOverhead value 20");
     e.send("setoption name Threads value 2");
     e.send("setoption name Threads value 0");
+    e.send("setoption name Contempt value 30");
+    e.send("setoption name Contempt value -101");
     e.send("isready");
     let (_, before) = e.expect_prefix("readyok");
     assert!(
@@ -361,10 +387,21 @@ fn usi_session_on_hand_shogi() {
             .any(|l| l.starts_with("info string USI_Hash is not used")),
         "{before:?}"
     );
+    let errors: Vec<&String> = before.iter().filter(|l| l.contains("error")).collect();
     assert_eq!(
-        before.iter().filter(|l| l.contains("error")).count(),
-        1,
-        "only Threads 0 is refused: {before:?}"
+        errors.len(),
+        2,
+        "only Threads 0 and Contempt -101 are refused: {before:?}"
+    );
+    assert!(
+        errors[1].contains("Contempt '-101' is not from -100 to 100"),
+        "{errors:?}"
+    );
+    e.send("usi");
+    let (_, before) = e.expect_prefix("usiok");
+    assert!(
+        before.contains(&"option name Contempt type spin default 30 min -100 max 100".to_owned()),
+        "the value taken is the one offered: {before:?}"
     );
     // The strength setting: simulations per move when the GUI sets no limit. Node counts
     // are the current search's, whatever a reused tree held before.

@@ -12,7 +12,7 @@ use crate::progress::Progress;
 use crate::report::GameRecord;
 use koma_engine::search::search_config;
 use koma_mcts::driver::{GameStart, Host, TreeSpec, Turn};
-use koma_mcts::SearchResult;
+use koma_mcts::{SearchConfig, SearchResult};
 use koma_rules::{Color, Move, Outcome, PieceValues, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -82,9 +82,13 @@ impl MatchHost<'_> {
                 evaluator,
                 gumbel,
                 material,
+                draw,
                 ..
             } => Some(TreeSpec {
-                config: search_config(gumbel, material),
+                config: SearchConfig {
+                    draw_score: draw.unwrap_or(0.0),
+                    ..search_config(gumbel, material)
+                },
                 seed: sub_seed(self.seed, TREE_STREAM, (2 * index + slot) as u64),
                 evaluator,
             }),

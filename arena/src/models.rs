@@ -31,6 +31,8 @@ pub enum Mover {
         gumbel: bool,
         /// Material weight of the search's utility, when not the default.
         material: Option<f32>,
+        /// What a draw is worth to the player, when not the default.
+        draw: Option<f32>,
     },
 }
 
@@ -96,6 +98,7 @@ impl Models {
                     sims: p.sims,
                     gumbel: p.gumbel,
                     material: p.material,
+                    draw: p.draw,
                 }
             }
         })

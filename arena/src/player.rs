@@ -1,5 +1,5 @@
 //! The players of a match, as the user names them: `random`, `greedy`, or
-//! `model:PATH[:sims=N][:gumbel][:material=W]`.
+//! `model:PATH[:sims=N][:gumbel][:material=W][:draw=D]`.
 //!
 //! A [`PlayerSpec`] is only a description (parsing needs no files); the match loads models
 //! when it starts, so that a typo in a player string is reported before anything heavy runs.
@@ -16,7 +16,8 @@ pub use koma_engine::search::DEFAULT_SIMS;
 
 /// The forms a player string may take, for error messages.
 const FORMS: &str = "random, greedy, alphabeta:depth=N[:millis=T], \
-                     model:PATH[:sims=N][:gumbel][:material=W], or an external engine uci:CMD, \
+                     model:PATH[:sims=N][:gumbel][:material=W][:draw=D], or an external engine \
+                     uci:CMD, \
                      usi:CMD or xboard:CMD[;go=..][;option:NAME=VALUE]";
 
 /// A player of the arena.
@@ -49,6 +50,9 @@ pub struct ModelPlayer {
     /// Weight of material in the search's utility (`SearchConfig::material_weight`); `None`
     /// keeps the default.
     pub material: Option<f32>,
+    /// What a draw is worth to this player (`SearchConfig::draw_score`, contempt below 0);
+    /// `None` keeps the default (0).
+    pub draw: Option<f32>,
 }
 
 impl ModelPlayer {
@@ -59,6 +63,7 @@ impl ModelPlayer {
             sims: DEFAULT_SIMS,
             gumbel: false,
             material: None,
+            draw: None,
         }
     }
 
@@ -206,10 +211,27 @@ impl FromStr for PlayerSpec {
                         "option 'material' needs a value, as in material=0.4".into(),
                     ))
                 }
+                ("draw", Some(v)) => {
+                    if player.draw.is_some() {
+                        return Err(fail("option 'draw' is given twice".into()));
+                    }
+                    player.draw = match v.parse::<f32>() {
+                        Ok(d) if (-1.0..=1.0).contains(&d) => Some(d),
+                        _ => {
+                            return Err(fail(format!(
+                                "draw '{v}' is not a score from -1 (a loss) to 1 (a win)"
+                            )))
+                        }
+                    };
+                }
+                ("draw", None) => {
+                    return Err(fail("option 'draw' needs a value, as in draw=-0.3".into()))
+                }
                 ("", _) => return Err(fail("an empty option (two ':' in a row?)".into())),
                 (other, _) => {
                     return Err(fail(format!(
-                        "unknown model option '{other}' (known: sims=N, gumbel, material=W)"
+                        "unknown model option '{other}' (known: sims=N, gumbel, material=W, \
+                         draw=D)"
                     )))
                 }
             }
@@ -234,6 +256,9 @@ impl fmt::Display for PlayerSpec {
                 if let Some(w) = m.material {
                     write!(f, ":material={w}")?;
                 }
+                if let Some(d) = m.draw {
+                    write!(f, ":draw={d}")?;
+                }
                 Ok(())
             }
         }
@@ -252,6 +277,8 @@ mod tests {
             "model:runs/a/step-100:sims=64",
             "model:x:sims=8:gumbel",
             "model:x:sims=8:material=0.7",
+            "model:x:sims=8:draw=-0.3",
+            "model:x:sims=8:gumbel:material=0.5:draw=0.25",
             "alphabeta:depth=2",
             "alphabeta:depth=3:millis=500",
         ] {

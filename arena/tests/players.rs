@@ -55,6 +55,10 @@ fn bad_strings_say_what_is_wrong() {
             "unknown model option 'simulations'",
         ),
         ("model:x::gumbel", "empty option"),
+        ("model:x:draw=-2", "draw '-2' is not a score from -1"),
+        ("model:x:draw=nil", "draw 'nil' is not a score"),
+        ("model:x:draw", "'draw' needs a value"),
+        ("model:x:draw=0.1:draw=0.2", "'draw' is given twice"),
     ];
     for (s, want) in cases {
         let e = parse_err(s);

@@ -60,7 +60,8 @@ pub struct SearchConfig {
     /// draws needs in self-play: without it both sides learn that shuffling is safe. It
     /// weighs the network's draw probability and proven draws alike, and is applied when a
     /// move is selected, so a tree reused after a move judges draws for its new root's side.
-    /// Recorded results stay draws.
+    /// It shapes the policy a search returns (a self-play policy target); the root value it
+    /// reports (a value target) and game results count a draw as 0.
     pub draw_score: f32,
 }
 

@@ -107,6 +107,12 @@ impl Tree {
         self.root_decided = None;
     }
 
+    /// Sets what a draw is worth to the searching side (`SearchConfig::draw_score`). The
+    /// tree keeps its statistics: the score is weighed in when moves are selected.
+    pub fn set_draw_score(&mut self, draw_score: f32) {
+        self.cfg.draw_score = draw_score;
+    }
+
     /// Lets the search of the current root choose only among `moves` (UCI's `searchmoves`, or
     /// moves a GUI cannot show); `None` lifts the restriction. Moves that are not legal at the
     /// root are ignored; if none is, the root keeps all its moves. The restriction ends when

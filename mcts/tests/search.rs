@@ -455,13 +455,15 @@ impl koma_mcts::Evaluator for DrawnWhileHeld {
 #[test]
 fn the_draw_score_steers_the_root_side_and_not_the_recorded_value() {
     let v = load_variant("hand-shogi").unwrap();
-    for gumbel in [false, true] {
+    // The material term takes its share of the draw probability as of the value.
+    for (gumbel, material_weight) in [(false, 0.0), (true, 0.0), (false, 0.5)] {
+        let exact = material_weight == 0.0;
         let run = |draw_score: f32| {
             let mut pos = Position::from_text(&v, GOLD_IN_HAND).unwrap();
             let cfg = SearchConfig {
                 gumbel,
                 gumbel_considered: 400,
-                material_weight: 0.0,
+                material_weight,
                 draw_score,
                 ..SearchConfig::default()
             };
@@ -476,7 +478,11 @@ fn the_draw_score_steers_the_root_side_and_not_the_recorded_value() {
             "gumbel {gumbel}: {}",
             pos.move_text(&r.best)
         );
-        assert!(r.value.abs() < 1e-6, "gumbel {gumbel}: value {}", r.value);
+        assert!(
+            !exact || r.value.abs() < 1e-6,
+            "gumbel {gumbel}: value {}",
+            r.value
+        );
         // Below it White, Black's opponent, found draws unwelcome and dropped its gold
         // rather than move its king.
         let n = r.visits.iter().find(|v| v.0 == r.best).unwrap().1;
@@ -500,9 +506,12 @@ fn the_draw_score_steers_the_root_side_and_not_the_recorded_value() {
         // White is now the root of the reused tree: the same drawn lines count for it.
         for c in replies.iter().filter(|c| c.1 > 0) {
             let want = if pos.move_text(&c.0).contains('@') {
+                if !exact {
+                    continue;
+                }
                 0.0
             } else {
-                0.5
+                0.5 * (1.0 - material_weight)
             };
             assert!(
                 (c.3 - want).abs() < 1e-5,
@@ -515,7 +524,11 @@ fn the_draw_score_steers_the_root_side_and_not_the_recorded_value() {
         let (pos, tree, r) = run(-0.5);
         let best = pos.move_text(&r.best);
         assert!(best.starts_with("G@"), "gumbel {gumbel}: {best}");
-        assert!(r.value.abs() < 1e-6, "gumbel {gumbel}: value {}", r.value);
+        assert!(
+            !exact || r.value.abs() < 1e-6,
+            "gumbel {gumbel}: value {}",
+            r.value
+        );
         let children = tree.root_children();
         let king_move = children
             .iter()
@@ -529,9 +542,37 @@ fn the_draw_score_steers_the_root_side_and_not_the_recorded_value() {
         );
         for c in children
             .iter()
-            .filter(|c| c.1 > 0 && pos.move_text(&c.0).starts_with("G@"))
+            .filter(|c| exact && c.1 > 0 && pos.move_text(&c.0).starts_with("G@"))
         {
             assert!(c.3.abs() < 1e-6, "gumbel {gumbel}: a drop worth {}", c.3);
+        }
+    }
+}
+
+/// Games that end in a draw whatever is played (the next ply reaches the length limit): each
+/// move is worth the draw score to the root's side, while the reported value stays a draw.
+#[test]
+fn a_drawn_ending_is_worth_the_draw_score() {
+    let v = load_variant("hand-shogi").unwrap();
+    let last = v.rules.max_plies - 1;
+    for draw_score in [-0.4f32, 0.25] {
+        let mut pos = Position::from_text(&v, &format!("{GOLD_IN_HAND} {last}")).unwrap();
+        let cfg = SearchConfig {
+            draw_score,
+            ..SearchConfig::default()
+        };
+        let mut tree = Tree::new(cfg, 12);
+        let r = search(&mut tree, &mut pos, &UniformEvaluator, 200, 1, false).unwrap();
+        assert_eq!(r.value, 0.0, "a forced draw");
+        let searched: Vec<f32> = tree
+            .root_children()
+            .iter()
+            .filter(|c| c.1 > 0)
+            .map(|c| c.3)
+            .collect();
+        assert!(!searched.is_empty());
+        for q in searched {
+            assert!((q - draw_score).abs() < 1e-6, "{draw_score}: {q}");
         }
     }
 }

@@ -13,8 +13,9 @@ pub struct ArenaArgs {
     #[arg(long)]
     pub variant: Option<String>,
     /// Player A (scores and Elo are A's): random, greedy, alphabeta:depth=N[:millis=T] (the
-    /// classical baseline), model:PATH[:sims=N][:gumbel][:material=W] (PATH: checkpoint stem
-    /// or its .json/.safetensors file; sims default 400), or an external engine: uci:CMD,
+    /// classical baseline), model:PATH[:sims=N][:gumbel][:material=W][:draw=D] (PATH:
+    /// checkpoint stem or its .json/.safetensors file; sims default 400; D what a draw is
+    /// worth to the player, -1 to 1, below 0 it avoids draws), or an external engine: uci:CMD,
     /// usi:CMD or xboard:CMD, then settings after ';': go=LIMITS
     /// (e.g. "depth 3", "nodes 1000", "movetime 200"; XBoard: "st 1"), option:NAME=VALUE,
     /// variant=NAME, searchmoves=0, timeout=SECONDS.

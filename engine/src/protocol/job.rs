@@ -19,6 +19,9 @@ pub struct Callbacks {
 pub struct Jobs {
     searcher: Arc<Mutex<Searcher<SharedModel>>>,
     running: Option<Running>,
+    /// What a draw is worth to the engine in the next search (set between searches, or
+    /// during one without disturbing it: GUIs send options at any time).
+    draw_score: f32,
 }
 
 struct Running {
@@ -31,6 +34,7 @@ impl Jobs {
     /// Jobs searching with `searcher`.
     pub fn new(searcher: Searcher<SharedModel>) -> Jobs {
         Jobs {
+            draw_score: searcher.draw_score(),
             searcher: Arc::new(Mutex::new(searcher)),
             running: None,
         }
@@ -50,6 +54,7 @@ impl Jobs {
         let stop = Arc::new(AtomicBool::new(false));
         let cancel = Arc::new(AtomicBool::new(false));
         let searcher = self.searcher.clone();
+        let draw_score = self.draw_score;
         let (stop2, cancel2) = (stop.clone(), cancel.clone());
         let handle = std::thread::Builder::new()
             .name("koma-search".into())
@@ -57,6 +62,7 @@ impl Jobs {
                 let Callbacks { mut progress, done } = cb;
                 let result = {
                     let mut s = searcher.lock().unwrap_or_else(|p| p.into_inner());
+                    s.set_draw_score(draw_score);
                     s.think_among(
                         &start,
                         &moves,
@@ -108,6 +114,12 @@ impl Jobs {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .set_threads(threads);
+    }
+
+    /// What a draw is worth to the engine, from the next search on; a search under way goes
+    /// on as it started.
+    pub fn set_draw_score(&mut self, draw_score: f32) {
+        self.draw_score = draw_score;
     }
 
     /// Forgets the search tree (a new game).

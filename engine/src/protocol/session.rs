@@ -95,6 +95,19 @@ impl Engine {
         tch::set_num_threads(threads.min(i32::MAX as usize) as i32);
     }
 
+    /// Contempt, as GUIs set it: in hundredths of a win, how much less than an even result
+    /// a draw is worth to the engine (negative: it prefers draws). From -100 to 100.
+    pub fn set_contempt(&mut self, contempt: i32) {
+        let draw_score = -(contempt.clamp(-100, 100) as f32) / 100.0;
+        self.jobs.set_draw_score(draw_score);
+        self.config.options.config.draw_score = draw_score;
+    }
+
+    /// The engine's contempt (see [`Engine::set_contempt`]).
+    pub fn contempt(&self) -> i32 {
+        (-self.config.options.config.draw_score * 100.0).round() as i32
+    }
+
     /// The GUI's position could not be set up (`why`): nothing is searched until one can.
     pub fn refuse_position(&mut self, why: String) {
         self.jobs.cancel();

@@ -15,8 +15,10 @@ const MAX_THREADS: usize = 256;
 const MAX_SIMS: u32 = 10_000_000;
 
 /// The options koma-engine offers over UCI and USI, as `option` lines after `id`:
-/// `MoveOverhead` (ms kept back per move), `Threads` (search and network threads) and
-/// `Simulations`, the strength setting: simulations per move when the GUI sets no limit.
+/// `MoveOverhead` (ms kept back per move), `Threads` (search and network threads),
+/// `Simulations`, the strength setting: simulations per move when the GUI sets no limit, and
+/// `Contempt`: how much less than an even result a draw is worth to the engine, in hundredths
+/// of a win (positive avoids draws, negative seeks them).
 pub fn option_lines(engine: &Engine) -> Vec<String> {
     vec![
         format!(
@@ -30,6 +32,10 @@ pub fn option_lines(engine: &Engine) -> Vec<String> {
         format!(
             "option name Simulations type spin default {} min 1 max {MAX_SIMS}",
             engine.config.default_sims
+        ),
+        format!(
+            "option name Contempt type spin default {} min -100 max 100",
+            engine.contempt()
         ),
     ]
 }
@@ -65,6 +71,12 @@ pub fn set_shared_option(engine: &mut Engine, name: &str, value: &str, out: &Out
             Ok(n) if (1..=MAX_SIMS).contains(&n) => engine.config.default_sims = n,
             _ => out.line(format!(
                 "info string error Simulations '{value}' is not from 1 to {MAX_SIMS}"
+            )),
+        },
+        "Contempt" => match value.parse::<i32>() {
+            Ok(c) if (-100..=100).contains(&c) => engine.set_contempt(c),
+            _ => out.line(format!(
+                "info string error Contempt '{value}' is not from -100 to 100"
             )),
         },
         "Hash" | "USI_Hash" => out.line(format!(

@@ -109,12 +109,24 @@ impl<E: Evaluator + Sync> Searcher<E> {
         }
     }
 
-    /// Forgets the tree (a new game).
     /// Threads searching each move from the next search on.
     pub fn set_threads(&mut self, threads: usize) {
         self.opts.threads = threads.max(1);
     }
 
+    /// What a draw is worth to the engine from the next search on (contempt below 0); the
+    /// tree is kept.
+    pub fn set_draw_score(&mut self, draw_score: f32) {
+        self.opts.config.draw_score = draw_score;
+        self.tree.set_draw_score(draw_score);
+    }
+
+    /// What a draw is worth to the engine (`SearchConfig::draw_score`).
+    pub fn draw_score(&self) -> f32 {
+        self.opts.config.draw_score
+    }
+
+    /// Forgets the tree (a new game).
     pub fn clear(&mut self) {
         self.tree.clear();
         self.root = None;

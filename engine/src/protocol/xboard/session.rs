@@ -55,17 +55,27 @@ pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &O
         };
         match cmd {
             "" | "xboard" | "accepted" | "rejected" | "hard" | "easy" | "random" | "computer"
-            | "name" | "rating" | "ics" | "cores" | "memory" | "egtpath" | "option" | "."
-            | "hint" | "bk" | "draw" | "otim" | "sd" | "nps" => {}
+            | "name" | "rating" | "ics" | "cores" | "memory" | "egtpath" | "." | "hint" | "bk"
+            | "draw" | "otim" | "sd" | "nps" => {}
             "protover" => {
                 out.line(format!(
                     "feature myname=\"{}\" variants=\"{}\" setboard=1 usermove=1 ping=1 \
                      sigint=0 sigterm=0 san=0 time=1 draw=0 reuse=1 analyze=1 colors=0 \
-                     exclude=0 done=1",
+                     exclude=0 option=\"Contempt -spin {} -100 100\" done=1",
                     engine.name,
-                    xboard_variant_name(&engine.variant)
+                    xboard_variant_name(&engine.variant),
+                    engine.contempt()
                 ));
             }
+            "option" => match arg.split_once('=') {
+                Some(("Contempt", v)) => match v.trim().parse::<i32>() {
+                    Ok(c) if (-100..=100).contains(&c) => engine.set_contempt(c),
+                    _ => out.line(format!(
+                        "Error (Contempt is from -100 to 100): option {arg}"
+                    )),
+                },
+                _ => out.line(format!("Error (unknown option): option {arg}")),
+            },
             "new" => {
                 engine.jobs.new_game();
                 engine.set_position(Position::start(&engine.variant));
