@@ -19,9 +19,6 @@ pub struct Callbacks {
 pub struct Jobs {
     searcher: Arc<Mutex<Searcher<SharedModel>>>,
     running: Option<Running>,
-    /// What a draw is worth to the engine in the next search (set between searches, or
-    /// during one without disturbing it: GUIs send options at any time).
-    draw_score: f32,
 }
 
 struct Running {
@@ -34,27 +31,28 @@ impl Jobs {
     /// Jobs searching with `searcher`.
     pub fn new(searcher: Searcher<SharedModel>) -> Jobs {
         Jobs {
-            draw_score: searcher.draw_score(),
             searcher: Arc::new(Mutex::new(searcher)),
             running: None,
         }
     }
 
     /// Starts searching `start` + `moves` (after ending any search under way by cancelling it),
-    /// choosing among `root_moves` when given.
+    /// choosing among `root_moves` when given, a draw being worth `draw_score` to the engine
+    /// (given per search: GUIs change options at any time, and a search under way keeps its
+    /// own).
     pub fn start(
         &mut self,
         start: Position,
         moves: Vec<Move>,
         root_moves: Option<Vec<Move>>,
         limits: Limits,
+        draw_score: f32,
         cb: Callbacks,
     ) {
         self.cancel();
         let stop = Arc::new(AtomicBool::new(false));
         let cancel = Arc::new(AtomicBool::new(false));
         let searcher = self.searcher.clone();
-        let draw_score = self.draw_score;
         let (stop2, cancel2) = (stop.clone(), cancel.clone());
         let handle = std::thread::Builder::new()
             .name("koma-search".into())
@@ -114,12 +112,6 @@ impl Jobs {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .set_threads(threads);
-    }
-
-    /// What a draw is worth to the engine, from the next search on; a search under way goes
-    /// on as it started.
-    pub fn set_draw_score(&mut self, draw_score: f32) {
-        self.draw_score = draw_score;
     }
 
     /// Forgets the search tree (a new game).

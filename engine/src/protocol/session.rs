@@ -95,12 +95,18 @@ impl Engine {
         tch::set_num_threads(threads.min(i32::MAX as usize) as i32);
     }
 
-    /// Contempt, as GUIs set it: in hundredths of a win, how much less than an even result
-    /// a draw is worth to the engine (negative: it prefers draws). From -100 to 100.
-    pub fn set_contempt(&mut self, contempt: i32) {
-        let draw_score = -(contempt.clamp(-100, 100) as f32) / 100.0;
-        self.jobs.set_draw_score(draw_score);
-        self.config.options.config.draw_score = draw_score;
+    /// Sets contempt as GUIs send it (`value`, a whole number from -100 to 100): in
+    /// hundredths of a win, how much less than an even result a draw is worth to the engine
+    /// (negative: it prefers draws). It applies from the next search on; false (nothing
+    /// changed) when `value` is not such a number.
+    pub fn set_contempt(&mut self, value: &str) -> bool {
+        match value.trim().parse::<i32>() {
+            Ok(c) if (-100..=100).contains(&c) => {
+                self.config.options.config.draw_score = -(c as f32) / 100.0;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// The engine's contempt (see [`Engine::set_contempt`]).
@@ -132,6 +138,8 @@ impl Engine {
             clock.expected_moves = Some(expected_moves_to_go(self.variant.rules.max_plies, ply));
         }
         let limits = clock.limits(self.config.default_sims);
-        self.jobs.start(start, moves, root_moves, limits, cb);
+        let draw_score = self.config.options.config.draw_score;
+        self.jobs
+            .start(start, moves, root_moves, limits, draw_score, cb);
     }
 }

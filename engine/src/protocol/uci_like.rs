@@ -73,12 +73,13 @@ pub fn set_shared_option(engine: &mut Engine, name: &str, value: &str, out: &Out
                 "info string error Simulations '{value}' is not from 1 to {MAX_SIMS}"
             )),
         },
-        "Contempt" => match value.parse::<i32>() {
-            Ok(c) if (-100..=100).contains(&c) => engine.set_contempt(c),
-            _ => out.line(format!(
-                "info string error Contempt '{value}' is not from -100 to 100"
-            )),
-        },
+        "Contempt" => {
+            if !engine.set_contempt(value) {
+                out.line(format!(
+                    "info string error Contempt '{value}' is not from -100 to 100"
+                ));
+            }
+        }
         "Hash" | "USI_Hash" => out.line(format!(
             "info string {name} is not used: the search tree grows as the search needs and \
              is kept between moves"

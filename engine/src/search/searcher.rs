@@ -121,11 +121,6 @@ impl<E: Evaluator + Sync> Searcher<E> {
         self.tree.set_draw_score(draw_score);
     }
 
-    /// What a draw is worth to the engine (`SearchConfig::draw_score`).
-    pub fn draw_score(&self) -> f32 {
-        self.opts.config.draw_score
-    }
-
     /// Forgets the tree (a new game).
     pub fn clear(&mut self) {
         self.tree.clear();

@@ -68,12 +68,13 @@ pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &O
                 ));
             }
             "option" => match arg.split_once('=') {
-                Some(("Contempt", v)) => match v.trim().parse::<i32>() {
-                    Ok(c) if (-100..=100).contains(&c) => engine.set_contempt(c),
-                    _ => out.line(format!(
-                        "Error (Contempt is from -100 to 100): option {arg}"
-                    )),
-                },
+                Some(("Contempt", v)) => {
+                    if !engine.set_contempt(v) {
+                        out.line(format!(
+                            "Error (Contempt is from -100 to 100): option {arg}"
+                        ));
+                    }
+                }
                 _ => out.line(format!("Error (unknown option): option {arg}")),
             },
             "new" => {
