@@ -6,7 +6,8 @@ use crate::position::Position;
 use crate::square::Square;
 
 impl Position {
-    /// Whether a piece of `by` could capture on `sq` if `by` were to move.
+    /// Whether a piece of `by` could capture on `sq` if `by` were to move (or burn it there:
+    /// see [`crate::burning`]).
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
         self.is_attacked_given(sq, by, None)
     }
@@ -34,6 +35,9 @@ impl Position {
     /// [`Position::is_attacked`], with `by`'s complex pieces given (squares that no longer
     /// hold one are skipped) instead of looked for on the whole board.
     pub fn is_attacked_given(&self, sq: Square, by: Color, complex: Option<&[Square]>) -> bool {
+        if self.variant.has_burners() && self.burn_attacked(sq, by) {
+            return true;
+        }
         let t = &self.variant.attacks[by.index()];
         let at = sq.0 as i32;
         for (d, set) in &t.leaps {
@@ -134,6 +138,9 @@ impl Position {
                 }
             }
         }
+        if self.variant.has_burners() {
+            self.burn_attackers(sq, by, out);
+        }
     }
 
     /// For every board square (dense index, as [`crate::Geometry::board_index`] numbers them),
@@ -144,7 +151,9 @@ impl Position {
     /// Leaps and slides count own-occupied squares as defended; paths run by the walker (bent,
     /// multi-leg and hopping moves) count only squares they can capture on as the board stands.
     /// In Ko Shogi a piece also bears on every enemy its shots, later captures or arrival burn
-    /// could remove (from its generated moves). Each piece counts once per square.
+    /// could remove (from its generated moves); a burning piece ([`crate::burning`]) bears on
+    /// every square next to a destination where it survives. Each piece counts once per
+    /// square.
     pub fn add_attack_counts(&self, by: Color, counts: &mut [u8]) {
         let g = &self.variant.geometry;
         let ko = self.variant.ko.as_deref();
@@ -180,6 +189,9 @@ impl Position {
             }
             if !table.is_simple() {
                 self.complex_reach(from, p, &mut hits);
+            }
+            if self.is_burner(p) {
+                self.burn_reach(from, p, &mut hits);
             }
             if let (Some(k), Some(ctx)) = (ko, &ko_ctx) {
                 if k.has_special_threats(p) {

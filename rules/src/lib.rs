@@ -8,11 +8,12 @@
 //! Rules that go beyond the piece moves have modules of their own, so that the generic code stays
 //! free of special cases: [`promotion`] (what a piece becomes at the end of its move: zone and
 //! capture promotion, switchbacks, contagion), [`counters`] (limits on turn skips and checks in
-//! a row), [`protected_royals`] (Hook Shogi's Emperor) and [`ko_shogi`] (the named rule module
+//! a row), [`protected_royals`] (Hook Shogi's Emperor), [`burning`] (burning pieces) and [`ko_shogi`] (the named rule module
 //! of Ko Shogi: shooting, burning, nets, the priests, chained and reverting promotions and its
 //! win condition).
 
 pub mod attacks;
+pub mod burning;
 pub mod checks;
 pub mod color;
 pub mod counters;

@@ -121,10 +121,10 @@ impl PieceValues {
     /// The part of [`PieceValues::difference`] for `color` that a board move `m` can change:
     /// the squares it leaves, passes and ends on, and the hands. A capture's effect is then
     /// the change of this sum, without a walk over the whole board. `None` where a move can
-    /// remove pieces elsewhere (Ko Shogi's burns), and for drops, which capture nothing.
+    /// remove pieces elsewhere (burns), and for drops, which capture nothing.
     pub(crate) fn touched_material(&self, pos: &Position, m: &Move, color: Color) -> Option<i64> {
         let v = pos.variant();
-        if v.ko.is_some() || m.is_drop() {
+        if v.acts_away_from_moves() || m.is_drop() {
             return None;
         }
         let mut sum = 0i64;
@@ -244,8 +244,9 @@ impl PieceValues {
     /// or `None` when no legal move takes it. The reverse attack test answers most squares;
     /// where it finds an attack, the moves of the pieces that attack the square are generated
     /// and tried for legality (a pinned piece, a king stepping into a defended square, a side
-    /// in check). Ko Shogi's pieces move by its rule module, and its rules have no king
-    /// safety: the attack test and the victim's value are the answer there.
+    /// in check). Where moves act away from their squares (Ko Shogi's rule module, burning
+    /// pieces) and the rules have no king safety, the attack test and the victim's value are
+    /// the answer.
     fn best_capture_on(
         &self,
         pos: &mut Position,
@@ -257,7 +258,7 @@ impl PieceValues {
         if !pos.is_attacked_given(sq, by, Some(complex)) {
             return None;
         }
-        if pos.variant.ko.is_some() {
+        if pos.variant.acts_away_from_moves() {
             return Some(self.value(pos.board[sq.index()].kind()) as i64 * hand);
         }
         let v = pos.variant().clone();
@@ -466,7 +467,10 @@ mod tests {
                     checked += 1;
                 }
             });
-            assert!(checked > 1000 || v.ko.is_some(), "{id}: {checked} moves");
+            assert!(
+                checked > 1000 || v.acts_away_from_moves(),
+                "{id}: {checked} moves"
+            );
         }
     }
 

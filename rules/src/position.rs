@@ -8,14 +8,19 @@ use crate::square::Square;
 use crate::variant::Variant;
 use std::sync::Arc;
 
+/// Most pieces one move removes: its kill squares, its destination, and the eight
+/// neighbours a burning piece clears ([`crate::burning`]).
+pub(crate) const MAX_CAPTURED: usize = MAX_KILLS + 1 + 8;
+
 /// What [`Position::unmake_move`] needs to take a move back.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Undo {
     pub(crate) mv: Move,
     /// The piece as it stood on the origin (or the dropped piece).
     pub(crate) moved: Piece,
-    /// Captured pieces with their squares: kill squares in order, then the destination.
-    pub(crate) captured: [(Square, Piece); MAX_KILLS + 1],
+    /// Captured pieces with their squares: kill squares in order, then the destination, then
+    /// the pieces a burning mover burnt.
+    pub(crate) captured: [(Square, Piece); MAX_CAPTURED],
     pub(crate) ncaptured: u8,
     pub(crate) hash_before: u64,
     pub(crate) royal_sq_before: [Square; 2],
@@ -235,7 +240,7 @@ impl Position {
         let mut undo = Undo {
             mv,
             moved: Piece::EMPTY,
-            captured: [(Square(0), Piece::EMPTY); MAX_KILLS + 1],
+            captured: [(Square(0), Piece::EMPTY); MAX_CAPTURED],
             ncaptured: 0,
             hash_before: self.hash,
             royal_sq_before: self.royal_sq,
@@ -265,13 +270,15 @@ impl Position {
                 "move of a square without a piece of the side to move"
             );
             undo.moved = p;
+            let to = mv.to();
+            // Judged on the board as the move starts: a burner the move takes still burns.
+            let burnt = variant.has_burners() && self.next_to_enemy_burner(us, to);
             self.board[from.index()] = Piece::EMPTY;
             self.hash ^= z.piece(from.index(), p.0);
             for &k in mv.kills() {
                 let cap = self.board[k.index()];
                 self.capture(k, cap, &mut undo);
             }
-            let to = mv.to();
             let cap = self.board[to.index()];
             if cap.is_piece() {
                 self.capture(to, cap, &mut undo);
@@ -299,7 +306,16 @@ impl Position {
                     self.royals[us.index()] -= 1;
                 }
             }
-            if undo.ncaptured > 0 || was_royal != is_royal {
+            if burnt {
+                self.board[to.index()] = Piece::EMPTY;
+                self.hash ^= z.piece(to.index(), np.0);
+                if is_royal {
+                    self.royals[us.index()] -= 1;
+                }
+            } else if variant.piece(p.kind()).burns {
+                self.arrival_burn(to, &mut undo);
+            }
+            if undo.ncaptured > 0 || was_royal != is_royal || burnt {
                 self.track_last_royals();
             }
         }
@@ -335,7 +351,7 @@ impl Position {
         }
     }
 
-    fn capture(&mut self, sq: Square, cap: Piece, undo: &mut Undo) {
+    pub(crate) fn capture(&mut self, sq: Square, cap: Piece, undo: &mut Undo) {
         debug_assert!(cap.is_piece());
         let z = &self.variant.zobrist;
         self.hash ^= z.piece(sq.index(), cap.0);

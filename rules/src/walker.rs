@@ -72,6 +72,12 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// The jumping rank of the piece `q` (see `PieceType::rank`).
+    #[inline]
+    fn rank(&self, q: Piece) -> u8 {
+        self.pos.variant.piece(q.kind()).rank
+    }
+
     #[inline]
     fn is_enemy(&self, q: Piece) -> bool {
         q.is_piece() && q.color() != self.color
@@ -127,6 +133,9 @@ impl<'a> Walk<'a> {
         let leg = &n.leg;
         let mut t = cur;
         let mut screened = false;
+        // A jumping slide has passed over a piece: from then on it may only capture, and
+        // only a piece of a rank below its own.
+        let mut jumped = false;
         for k in 0..leg.range {
             t += leg.delta;
             let q = self.at(t);
@@ -152,13 +161,22 @@ impl<'a> Walk<'a> {
                 continue;
             }
             if q.is_empty() {
-                if leg.m && sink.found(self, t) {
+                if leg.m && !jumped && sink.found(self, t) {
                     return true;
                 }
                 continue;
             }
-            if leg.c && (self.is_enemy(q) || self.killed(t)) {
-                return sink.found(self, t);
+            let below = leg.pass_below > 0 && leg.pass_below > self.rank(q);
+            if leg.c
+                && (self.is_enemy(q) || self.killed(t))
+                && (!jumped || below)
+                && sink.found(self, t)
+            {
+                return true;
+            }
+            if below {
+                jumped = true;
+                continue;
             }
             return false;
         }

@@ -4,9 +4,9 @@
 //! journals its old content and keeps hash and piece counts, so unmake restores the journal.
 
 use super::KoShogi;
-use crate::mv::{Move, Promotion, MAX_KILLS};
+use crate::mv::{Move, Promotion};
 use crate::piece::Piece;
-use crate::position::{Position, Undo};
+use crate::position::{Position, Undo, MAX_CAPTURED};
 use crate::square::Square;
 
 impl KoShogi {
@@ -22,7 +22,7 @@ impl KoShogi {
         let mut undo = Undo {
             mv,
             moved: p,
-            captured: [(Square(0), Piece::EMPTY); MAX_KILLS + 1],
+            captured: [(Square(0), Piece::EMPTY); MAX_CAPTURED],
             ncaptured: 0,
             hash_before: pos.hash,
             royal_sq_before: pos.royal_sq,

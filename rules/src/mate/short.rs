@@ -4,6 +4,7 @@
 
 use crate::mv::Move;
 use crate::position::Position;
+use crate::square::Square;
 
 /// A mate search's limit and what it has spent.
 #[derive(Debug, Clone, Copy)]
@@ -152,10 +153,15 @@ impl Position {
                         || (self.board[m.from().index()] == flame
                             && near.iter().any(|&d| m.to().offset(d) == target))
                 }
-                None => m.kills().iter().chain(std::iter::once(&m.to())).any(|&sq| {
-                    let p = self.board[sq.index()];
-                    p.is_color(them) && self.variant.is_royal(p) && sq != m.from()
-                }),
+                None => {
+                    let royal = |sq: &Square| {
+                        let p = self.board[sq.index()];
+                        p.is_color(them) && self.variant.is_royal(p) && *sq != m.from()
+                    };
+                    m.kills().iter().chain(std::iter::once(&m.to())).any(royal)
+                        || (self.is_burner(self.board[m.from().index()])
+                            && self.neighbours(m.to()).any(|n| royal(&n)))
+                }
             };
             if !hits {
                 continue;

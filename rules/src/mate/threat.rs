@@ -25,8 +25,9 @@ impl CheckTest {
         let us = pos.side;
         let them = us.opposite();
         let tables = &pos.variant.attacks[us.index()];
-        let fast =
-            pos.variant.ko.is_none() && pos.royals[them.index()] == 1 && tables.complex.is_empty();
+        let fast = !pos.variant.acts_away_from_moves()
+            && pos.royals[them.index()] == 1
+            && tables.complex.is_empty();
         if !fast {
             return CheckTest {
                 king: None,

@@ -45,6 +45,9 @@ pub struct Variant {
     pub(crate) has_contagion: bool,
     /// Whether any kind is a Lion for the trading rules ([`crate::lion_trading`]).
     pub(crate) has_lions: bool,
+    /// Piece codes (both colours) of the kinds that burn ([`crate::burning`]); empty in most
+    /// variants, which then skip every burning test.
+    pub(crate) burner_codes: PieceSet,
     /// Ko Shogi's rule module, when the file names it (`rules.module = "ko-shogi"`).
     pub(crate) ko: Option<Box<crate::ko_shogi::KoShogi>>,
 }
@@ -114,6 +117,20 @@ impl Variant {
     #[inline]
     pub fn has_rule_module(&self) -> bool {
         self.ko.is_some()
+    }
+
+    /// Whether any kind burns ([`crate::burning`]).
+    #[inline]
+    pub fn has_burners(&self) -> bool {
+        !self.burner_codes.is_empty()
+    }
+
+    /// Whether a move can remove pieces away from its path: burns, or a rule module's
+    /// effects (Ko Shogi). Shortcuts that read a move's effect from its squares alone must
+    /// then play it instead.
+    #[inline]
+    pub fn acts_away_from_moves(&self) -> bool {
+        self.ko.is_some() || self.has_burners()
     }
 
     /// Whether any piece kind has moves beyond plain leaps and slides.

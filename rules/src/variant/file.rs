@@ -188,4 +188,18 @@ pub struct PieceFile {
     /// some other piece may take a protected Lion after it).
     #[serde(default)]
     pub trade_cheap: bool,
+    /// Rank for the jumping rules (Tenjiku's generals): 0 (default) for ordinary pieces.
+    #[serde(default)]
+    pub rank: u8,
+    /// Its unlimited slides may also jump to capture (Tenjiku's generals): pass over any number
+    /// of pieces, of either side, whose `rank` is lower than its own, and take an enemy of a
+    /// lower rank further on. Moves without capture stay plain slides; the first piece met
+    /// may be taken whatever its rank.
+    #[serde(default)]
+    pub jumps_lower_ranks: bool,
+    /// It burns (Tenjiku's Fire Demon): after a move it survives, every enemy piece next to
+    /// where it ends is removed; an enemy piece whose move ends next to it is removed after
+    /// that move's captures (see [`crate::burning`]).
+    #[serde(default)]
+    pub burns: bool,
 }

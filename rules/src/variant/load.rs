@@ -191,11 +191,15 @@ impl Variant {
         let zobrist = Zobrist::new(geometry.cells(), pieces.len(), seed_from(&id));
         let mut royal_codes = PieceSet::default();
         let mut protected_royal_rule = PieceSet::default();
+        let mut burner_codes = PieceSet::default();
         for (k, p) in pieces.iter().enumerate() {
             for c in Color::ALL {
                 let code = Piece::new(PieceKind(k as u8), c);
                 if p.royal {
                     royal_codes.insert(code);
+                }
+                if p.burns {
+                    burner_codes.insert(code);
                 }
                 if p.no_capture_protected_royal {
                     protected_royal_rule.insert(code);
@@ -204,6 +208,17 @@ impl Variant {
         }
         let has_contagion = pieces.iter().any(|p| p.contagious.is_some());
         let has_lions = pieces.iter().any(|p| p.lion);
+        if let Some(burner) = raw.pieces.iter().find(|p| p.get_ref().burns) {
+            if ko.is_some() || rules.drops {
+                return Err(err(
+                    burner.get_ref().id.span().start,
+                    format!(
+                        "piece '{}': burns = true is not supported with drops or a rule module",
+                        burner.get_ref().id.get_ref()
+                    ),
+                ));
+            }
+        }
         if has_lions && ko.is_some() {
             return Err(err(
                 0,
@@ -227,6 +242,7 @@ impl Variant {
             protected_royal_rule,
             has_contagion,
             has_lions,
+            burner_codes,
             ko,
         })
     }
@@ -386,7 +402,27 @@ fn read_piece(
             ),
         )
     })?;
-    let white = white.map_err(|e| err(p.betza.span().start, e.to_string()))?;
+    let mut white = white.map_err(|e| err(p.betza.span().start, e.to_string()))?;
+    let mut black = black;
+    if p.jumps_lower_ranks {
+        if p.rank == 0 {
+            return Err(err(
+                p.id.span().start,
+                "jumps_lower_ranks needs a rank above 0 (it jumps only pieces of lower rank)"
+                    .into(),
+            ));
+        }
+        let jumping = jumping_slides(&mut black, p.rank) + jumping_slides(&mut white, p.rank);
+        if jumping == 0 {
+            return Err(err(
+                p.betza.span().start,
+                format!(
+                    "piece '{}': jumps_lower_ranks but its XBetza has no unlimited slide",
+                    p.id.get_ref()
+                ),
+            ));
+        }
+    }
     let promotes_to = match &p.promotes {
         None => None,
         Some(s) => Some(*by_id.get(s.get_ref().as_str()).ok_or_else(|| {
@@ -513,8 +549,42 @@ fn read_piece(
         no_capture_protected_royal: p.no_capture_protected_royal,
         lion: p.lion,
         trade_cheap: p.trade_cheap,
+        rank: p.rank,
+        burns: p.burns,
         after_capture: PieceKind(0),
     })
+}
+
+/// Turns the unlimited single-leg slides of `table` into walker paths that pass over pieces
+/// of a rank below `rank` (the plain slide tables and the reverse attack tables stop at the
+/// first piece). Returns how many it turned.
+fn jumping_slides(table: &mut xbetza::MoveTable, rank: u8) -> usize {
+    let (jumping, plain): (Vec<_>, Vec<_>) = table
+        .slides
+        .drain(..)
+        .partition(|s| s.range == xbetza::UNLIMITED);
+    table.slides = plain;
+    let n = jumping.len();
+    for s in jumping {
+        table.paths.push(xbetza::Path {
+            legs: vec![xbetza::Leg {
+                step: s.step,
+                delta: s.delta,
+                range: s.range,
+                m: s.m,
+                c: s.c,
+                p: false,
+                skip_first: false,
+                must_jump: false,
+                between: Vec::new(),
+                pass_below: rank,
+            }],
+        });
+    }
+    // Paths go through the deduplicating generator.
+    table.may_repeat |= n > 0;
+    table.finish();
+    n
 }
 
 /// The per-piece fields that name other kinds: `contagious` and `cannot_capture`.

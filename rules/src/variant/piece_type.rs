@@ -60,6 +60,12 @@ pub struct PieceType {
     pub lion: bool,
     /// Capturing it on the way does not lift the protected-Lion rule.
     pub trade_cheap: bool,
+    /// Rank for the jumping rules: a piece whose slides jump (`jumps_lower_ranks`) passes
+    /// over, and jump-captures, pieces of a lower rank only. 0 for most pieces.
+    pub rank: u8,
+    /// It burns the enemies next to where its moves end, and enemies that end a move next to
+    /// it ([`crate::burning`]).
+    pub burns: bool,
     /// The kind it becomes by a capture, contagion aside: computed at load from the promotion
     /// rule, so that the move generator and `make_move` read one answer.
     pub after_capture: PieceKind,

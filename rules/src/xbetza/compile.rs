@@ -129,6 +129,7 @@ fn make_leg(spec: &LegSpec, v: (i8, i8), range: u8, last: bool, g: &Geometry, co
         skip_first: jump && slider,
         must_jump: (jump || (p && last)) && !slider,
         between: between_squares,
+        pass_below: 0,
     }
 }
 

@@ -31,6 +31,11 @@ pub struct Leg {
     /// Mailbox offsets (from the leg's start) of the squares a lame leaper needs empty, or a
     /// jumping leaper needs occupied.
     pub between: Vec<i32>,
+    /// A final slider leg that may jump (a piece's `jumps_lower_ranks`; 0 = none): besides the
+    /// plain slide, it passes over any number of pieces of either side whose `rank` is below
+    /// this, to capture an enemy of a rank below this further on. A jump never ends on an empty
+    /// square. XBetza has no letter for it; the variant loader sets it.
+    pub pass_below: u8,
 }
 
 /// A single-leg leap to a fixed offset.
