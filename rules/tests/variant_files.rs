@@ -192,6 +192,33 @@ fn rule_flags_that_do_not_fit_the_rules_are_rejected() {
 }
 
 #[test]
+fn the_jumping_and_burning_keys_are_checked() {
+    const TENJIKU: &str = include_str!("../../configs/variants/tenjiku-shogi.toml");
+    // A jumping piece needs a rank to compare with, and a slide to jump along.
+    let text = TENJIKU.replacen("rank = 3", "rank = 0", 1);
+    let (line, msg) = error_of(&text);
+    assert_eq!(line, line_of(&text, "id = \"GG\""));
+    assert!(msg.contains("jumps_lower_ranks"), "{msg}");
+    let text = TENJIKU.replace(
+        "betza = \"Q\"\nsetup = [\"h4\"]",
+        "betza = \"K\"\nsetup = [\"h4\"]",
+    );
+    let (_, msg) = error_of(&text);
+    assert!(
+        msg.contains("'GG'") && msg.contains("no unlimited slide"),
+        "{msg}"
+    );
+    // Burning is not defined for drops.
+    let text = HAND.replace(
+        "betza = \"K\"\nroyal = true",
+        "betza = \"K\"\nroyal = true\nburns = true",
+    );
+    let (line, msg) = error_of(&text);
+    assert!(msg.contains("burns") && msg.contains("'K'"), "{msg}");
+    assert!(line > 1);
+}
+
+#[test]
 fn unknown_rule_module_is_named() {
     let text = HAND.replace("[rules]", "[rules]\nmodule = \"chess\"");
     let (line, msg) = error_of(&text);

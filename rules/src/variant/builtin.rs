@@ -29,6 +29,10 @@ const BUILTIN: &[(&str, &str)] = &[
         "dai-shogi",
         include_str!("../../../configs/variants/dai-shogi.toml"),
     ),
+    (
+        "tenjiku-shogi",
+        include_str!("../../../configs/variants/tenjiku-shogi.toml"),
+    ),
 ];
 
 /// The ids of the built-in variants.
