@@ -185,6 +185,14 @@ const PRESETS: &[(&str, &str)] = &[
         "dai-shogi-gpu",
         include_str!("../../configs/train/dai-shogi-gpu.toml"),
     ),
+    (
+        "tenjiku-shogi-cpu",
+        include_str!("../../configs/train/tenjiku-shogi-cpu.toml"),
+    ),
+    (
+        "tenjiku-shogi-gpu",
+        include_str!("../../configs/train/tenjiku-shogi-gpu.toml"),
+    ),
 ];
 
 impl RunConfig {
