@@ -12,7 +12,7 @@ use std::collections::HashMap;
 #[test]
 fn no_two_legal_moves_share_a_policy_index() {
     let ids = koma_rules::variant::builtin_ids();
-    assert_eq!(ids.len(), 7);
+    assert_eq!(ids.len(), 8);
     for id in ids {
         let v = load_variant(id).unwrap();
         let enc = Encoder::new(&v);
