@@ -35,9 +35,6 @@ impl Position {
     /// [`Position::is_attacked`], with `by`'s complex pieces given (squares that no longer
     /// hold one are skipped) instead of looked for on the whole board.
     pub fn is_attacked_given(&self, sq: Square, by: Color, complex: Option<&[Square]>) -> bool {
-        if self.variant.has_burners() && self.burn_attacked(sq, by) {
-            return true;
-        }
         let t = &self.variant.attacks[by.index()];
         let at = sq.0 as i32;
         for (d, set) in &t.leaps {
@@ -60,7 +57,7 @@ impl Position {
             }
         }
         if !t.complex.is_empty() {
-            return match complex {
+            let found = match complex {
                 Some(list) => list.iter().any(|&from| {
                     let p = self.board[from.index()];
                     p.is_color(by)
@@ -69,8 +66,12 @@ impl Position {
                 }),
                 None => self.complex_attack(sq, by, |p| t.complex.contains(p)),
             };
+            if found {
+                return true;
+            }
         }
-        false
+        // Burns last: they generate the burners' moves.
+        self.variant.has_burners() && self.burn_attacked(sq, by)
     }
 
     /// Whether the complex piece `p` on `from` could capture on `sq` (its reach first).

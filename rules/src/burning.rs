@@ -16,26 +16,15 @@ use crate::piece::Piece;
 use crate::position::{Position, Undo};
 use crate::square::Square;
 
-/// The eight king steps as (files, ranks).
-const AROUND: [(i32, i32); 8] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
-
 impl Position {
     /// The board squares next to `sq`.
     pub(crate) fn neighbours(&self, sq: Square) -> impl Iterator<Item = Square> + '_ {
-        let g = &self.variant.geometry;
-        AROUND.iter().filter_map(move |&(df, dr)| {
-            let n = (sq.0 as i32 + g.delta(df, dr)) as usize;
-            (!self.board[n].is_wall()).then_some(Square(n as u16))
-        })
+        self.variant
+            .geometry
+            .king_steps()
+            .into_iter()
+            .map(move |d| Square((sq.0 as i32 + d) as u16))
+            .filter(|n| !self.board[n.index()].is_wall())
     }
 
     /// Whether a piece of `mover` ending its move on `to` stands next to a burner of the other
@@ -52,8 +41,8 @@ impl Position {
     /// its move, recording them in `undo` as captures.
     pub(crate) fn arrival_burn(&mut self, at: Square, undo: &mut Undo) {
         let them = self.side.opposite();
-        let around: Vec<Square> = self.neighbours(at).collect();
-        for n in around {
+        for d in self.variant.geometry.king_steps() {
+            let n = Square((at.0 as i32 + d) as u16);
             let q = self.board[n.index()];
             if q.is_color(them) {
                 self.capture(n, q, undo);

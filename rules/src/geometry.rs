@@ -82,6 +82,21 @@ impl Geometry {
         dr * self.stride + df
     }
 
+    /// Mailbox offsets of the eight king steps (the neighbours of a square).
+    #[inline]
+    pub fn king_steps(&self) -> [i32; 8] {
+        [
+            self.delta(-1, -1),
+            self.delta(0, -1),
+            self.delta(1, -1),
+            self.delta(-1, 0),
+            self.delta(1, 0),
+            self.delta(-1, 1),
+            self.delta(0, 1),
+            self.delta(1, 1),
+        ]
+    }
+
     /// The board squares in order a1, b1, ..., then rank 2, and so on.
     #[inline]
     pub fn squares(&self) -> &[Square] {

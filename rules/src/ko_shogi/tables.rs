@@ -219,16 +219,7 @@ impl KoShogi {
             command_victims: set(&["G", "GV", "MT", "BN", "DR"])?,
             step_movers: set(&STEP_MOVERS)?,
             strong_victims: set(&["SW", "DA", "FW", "TC"])?,
-            neighbours: [
-                d(-1, -1),
-                d(0, -1),
-                d(1, -1),
-                d(-1, 0),
-                d(1, 0),
-                d(-1, 1),
-                d(0, 1),
-                d(1, 1),
-            ],
+            neighbours: geometry.king_steps(),
             forward: [d(0, 1), d(0, -1)],
             k,
         })
