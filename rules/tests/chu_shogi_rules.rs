@@ -14,7 +14,7 @@ use std::sync::Arc;
 const CHU: &str = "chu-shogi";
 
 fn position(v: &Arc<Variant>, pieces: &[(&str, &str)], side: char, tail: &str) -> Position {
-    let mut grid = Grid::new(12, 12);
+    let mut grid = Grid::for_variant(v);
     for &(sq, id) in pieces {
         // Lowercase IDs are the second player's.
         let white = id.chars().any(|c| c.is_ascii_lowercase());
@@ -344,6 +344,47 @@ fn a_repetition_loses_for_the_player_who_completes_it() {
         pos.outcome(),
         Some(Outcome::Win {
             winner: koma_rules::Color::Black,
+            reason: WinReason::RepetitionMade
+        })
+    );
+}
+
+/// Dai Shogi takes Chu's repetition rule: the fourth occurrence loses for its maker, and in a
+/// cycle of Lion passes for the first to pass; there is no draw by repetition.
+#[test]
+fn dai_shogi_repetition_loses_for_its_maker_as_in_chu() {
+    let v = variant("dai-shogi");
+    let mut pos = position(&v, &[("a1", "K"), ("o15", "k")], 'b', "");
+    let cycle = ["a1a2", "o15o14", "a2a1", "o14o15"];
+    for round in 0..3 {
+        for m in cycle {
+            assert_eq!(pos.outcome(), None, "round {round}, before {m}");
+            play(&mut pos, m);
+        }
+    }
+    assert_eq!(pos.repetitions(), 4);
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win {
+            winner: koma_rules::Color::Black,
+            reason: WinReason::RepetitionMade
+        })
+    );
+    let mut pos = position(
+        &v,
+        &[("a1", "K"), ("o15", "k"), ("h5", "LN"), ("h11", "ln")],
+        'b',
+        "",
+    );
+    for ply in 0..6 {
+        assert_eq!(pos.outcome(), None, "ply {ply}");
+        play(&mut pos, if ply % 2 == 0 { "h5h5" } else { "h11h11" });
+    }
+    assert_eq!(pos.repetitions(), 4);
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win {
+            winner: koma_rules::Color::White,
             reason: WinReason::RepetitionMade
         })
     );
