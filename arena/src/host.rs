@@ -231,3 +231,48 @@ impl Host for MatchHost<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koma_rules::Variant;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    /// A model player's `draw=D` is what its search tree scores a draw at; without it a draw
+    /// is worth 0, and the other player's setting does not leak into its tree.
+    #[test]
+    fn a_model_players_draw_score_reaches_its_search_tree() {
+        let variant = Arc::new(Variant::load("hand-shogi").unwrap());
+        let start = Position::start(&variant);
+        let search = |draw| Mover::Search {
+            evaluator: 0,
+            sims: 8,
+            gumbel: false,
+            material: None,
+            draw,
+        };
+        let movers = [search(Some(-0.3)), search(None)];
+        let mut externals = [None, None];
+        let host = MatchHost {
+            plan: &[],
+            openings: &[],
+            start: &start,
+            movers: &movers,
+            externals: &mut externals,
+            searchers: [None, None],
+            seed: 1,
+            max_plies: None,
+            values: PieceValues::new(&variant),
+            next: 0,
+            records: Vec::new(),
+            a_points: 0.0,
+            progress: Progress::new(0, Duration::from_secs(60)),
+        };
+        let a = host.tree_spec(&movers[0], 0, 0).unwrap();
+        let b = host.tree_spec(&movers[1], 0, 1).unwrap();
+        assert_eq!(a.config.draw_score, -0.3);
+        assert_eq!(b.config.draw_score, 0.0);
+        assert!(host.tree_spec(&Mover::Greedy, 0, 0).is_none());
+    }
+}
