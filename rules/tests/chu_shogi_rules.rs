@@ -325,6 +325,29 @@ fn the_crown_prince_is_a_second_king() {
     ));
 }
 
+/// Plays `plies` moves from `pos`, the game going on before each (each move given as the
+/// text of the ply it is played at), then checks the fourth occurrence ended the game as a
+/// repetition lost by `loser`.
+fn assert_repetition_lost_by(
+    pos: &mut Position,
+    plies: usize,
+    move_at: impl Fn(usize) -> &'static str,
+    loser: koma_rules::Color,
+) {
+    for ply in 0..plies {
+        assert_eq!(pos.outcome(), None, "before ply {ply}");
+        play(pos, move_at(ply));
+    }
+    assert_eq!(pos.repetitions(), 4);
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win {
+            winner: loser.opposite(),
+            reason: WinReason::RepetitionMade
+        })
+    );
+}
+
 #[test]
 fn a_repetition_loses_for_the_player_who_completes_it() {
     let v = variant(CHU);
@@ -333,20 +356,7 @@ fn a_repetition_loses_for_the_player_who_completes_it() {
     // loses. A draw here would be the refuge the published rules do not give.
     let mut pos = position(&v, &[("a1", "K"), ("l12", "k")], 'b', "");
     let cycle = ["a1a2", "l12l11", "a2a1", "l11l12"];
-    for round in 0..3 {
-        for m in cycle {
-            assert_eq!(pos.outcome(), None, "round {round}, before {m}");
-            play(&mut pos, m);
-        }
-    }
-    assert_eq!(pos.repetitions(), 4);
-    assert_eq!(
-        pos.outcome(),
-        Some(Outcome::Win {
-            winner: koma_rules::Color::Black,
-            reason: WinReason::RepetitionMade
-        })
-    );
+    assert_repetition_lost_by(&mut pos, 12, |ply| cycle[ply % 4], koma_rules::Color::White);
 }
 
 /// Dai Shogi takes Chu's repetition rule: the fourth occurrence loses for its maker, and in a
@@ -356,38 +366,15 @@ fn dai_shogi_repetition_loses_for_its_maker_as_in_chu() {
     let v = variant("dai-shogi");
     let mut pos = position(&v, &[("a1", "K"), ("o15", "k")], 'b', "");
     let cycle = ["a1a2", "o15o14", "a2a1", "o14o15"];
-    for round in 0..3 {
-        for m in cycle {
-            assert_eq!(pos.outcome(), None, "round {round}, before {m}");
-            play(&mut pos, m);
-        }
-    }
-    assert_eq!(pos.repetitions(), 4);
-    assert_eq!(
-        pos.outcome(),
-        Some(Outcome::Win {
-            winner: koma_rules::Color::Black,
-            reason: WinReason::RepetitionMade
-        })
-    );
+    assert_repetition_lost_by(&mut pos, 12, |ply| cycle[ply % 4], koma_rules::Color::White);
     let mut pos = position(
         &v,
         &[("a1", "K"), ("o15", "k"), ("h5", "LN"), ("h11", "ln")],
         'b',
         "",
     );
-    for ply in 0..6 {
-        assert_eq!(pos.outcome(), None, "ply {ply}");
-        play(&mut pos, if ply % 2 == 0 { "h5h5" } else { "h11h11" });
-    }
-    assert_eq!(pos.repetitions(), 4);
-    assert_eq!(
-        pos.outcome(),
-        Some(Outcome::Win {
-            winner: koma_rules::Color::White,
-            reason: WinReason::RepetitionMade
-        })
-    );
+    let passes = ["h5h5", "h11h11"];
+    assert_repetition_lost_by(&mut pos, 6, |ply| passes[ply % 2], koma_rules::Color::Black);
 }
 
 /// Both Lions (the first player's on f5, the second's on f9) pass in turn for `plies` plies,
