@@ -80,12 +80,7 @@ impl Position {
 
     /// Whether the burner `p` on `from` could burn `sq` by one of its moves.
     fn burns_square(&self, from: Square, p: Piece, sq: Square) -> bool {
-        let g = &self.variant.geometry;
-        let near = |a: Square| {
-            a != sq
-                && g.file_of(a).abs_diff(g.file_of(sq)) <= 1
-                && g.rank_of(a).abs_diff(g.rank_of(sq)) <= 1
-        };
+        let near = |a: Square| self.neighbours(a).any(|n| n == sq);
         let mut moves = Vec::new();
         self.generate_kind_from(from, p, &mut moves);
         moves
