@@ -11,14 +11,14 @@ mod common;
 mod reference;
 
 use common::{
-    check_moves, expected_perft, move_texts, place_random_pieces, random_side, token, variant, Grid,
+    compare_with_reference, expected_perft, move_texts, place_random_pieces, random_side, token,
+    variant, Grid,
 };
 use koma_rules::{perft, Position, Variant};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use reference::{Game, RefPosition};
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 const GAMES: [Game; 3] = [Game::Shoko, Game::Gyaku, Game::Hook];
@@ -65,20 +65,12 @@ fn start_positions_agree_with_the_seeds_definitions() {
 /// to (piece kinds after promotion, counters). Returns the moves.
 #[track_caller]
 fn compare(game: Game, pos: &mut Position) -> Vec<String> {
-    let text = pos.to_text();
-    let r = RefPosition::from_fen(game, &text).unwrap();
-    let ours = move_texts(pos);
-    let successors = r.successors();
-    let theirs: BTreeSet<String> = successors.iter().map(|(t, _)| t.clone()).collect();
-    check_moves(&format!("{game:?} at {text}"), &ours, &theirs);
-    for (t, after) in &successors {
-        let m = pos.parse_move(t).unwrap();
-        pos.make_move(m);
-        let ours = RefPosition::from_fen(game, &pos.to_text()).unwrap();
-        pos.unmake_move();
-        assert_eq!(&ours, after, "{game:?} at {text}, after {t}");
-    }
-    ours.into_iter().collect()
+    compare_with_reference(
+        &format!("{game:?}"),
+        pos,
+        |text| RefPosition::from_fen(game, text).unwrap(),
+        RefPosition::successors,
+    )
 }
 
 /// In every position of random games from the start, both generators list the same moves and

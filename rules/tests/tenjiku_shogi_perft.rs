@@ -9,14 +9,13 @@ mod common;
 #[path = "reference/tenjiku_shogi.rs"]
 mod reference;
 
-use common::{check_moves, expected_perft, move_texts, place_random_pieces, random_side, token};
-use common::{variant, Grid};
+use common::{compare_with_reference, expected_perft, move_texts, place_random_pieces};
+use common::{random_side, token, variant, Grid};
 use koma_rules::{perft, Position, Variant};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use reference::RefPosition;
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 const TENJIKU: &str = "tenjiku-shogi";
@@ -50,22 +49,12 @@ fn the_start_position_agrees_with_the_reference() {
 /// to. Returns the moves.
 #[track_caller]
 fn compare(pos: &mut Position) -> Vec<String> {
-    let text = pos.to_text();
-    let r = RefPosition::from_fen(&text).unwrap();
-    let ours = move_texts(pos);
-    let successors = r.successors();
-    let theirs: BTreeSet<String> = successors.iter().map(|(t, _)| t.clone()).collect();
-    check_moves(&format!("at {text}"), &ours, &theirs);
-    for (t, after) in &successors {
-        let m = pos.parse_move(t).unwrap();
-        pos.make_move(m);
-        let ours = RefPosition::from_fen(&pos.to_text()).unwrap();
-        assert_eq!(pos.compute_hash(), pos.hash(), "hash after {t} at {text}");
-        pos.unmake_move();
-        assert_eq!(&ours, after, "at {text}, after {t}");
-    }
-    assert_eq!(pos.to_text(), text, "make and unmake at {text}");
-    ours.into_iter().collect()
+    compare_with_reference(
+        "Tenjiku",
+        pos,
+        |text| RefPosition::from_fen(text).unwrap(),
+        RefPosition::successors,
+    )
 }
 
 /// In every position of random games from the start, both generators list the same moves and

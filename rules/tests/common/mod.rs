@@ -331,6 +331,40 @@ pub fn check_moves(what: &str, got: &BTreeSet<String>, want: &BTreeSet<String>) 
     );
 }
 
+/// Compares the legal moves of the rules core in `pos` with those of an independent reference
+/// generator, and the position each move leads to; returns the core's moves. `read` turns a
+/// position text into the reference's own position, `successors` lists the reference's moves
+/// (as move texts) with the positions they reach. Every move is also checked to keep the
+/// incremental hash right and to unmake back to the same text. `what` names the variant in
+/// failure messages.
+#[track_caller]
+pub fn compare_with_reference<R: PartialEq + std::fmt::Debug>(
+    what: &str,
+    pos: &mut Position,
+    read: impl Fn(&str) -> R,
+    successors: impl Fn(&R) -> Vec<(String, R)>,
+) -> Vec<String> {
+    let text = pos.to_text();
+    let ours = move_texts(pos);
+    let theirs_after = successors(&read(&text));
+    let theirs: BTreeSet<String> = theirs_after.iter().map(|(t, _)| t.clone()).collect();
+    check_moves(&format!("{what} at {text}"), &ours, &theirs);
+    for (t, after) in &theirs_after {
+        let m = pos.parse_move(t).unwrap();
+        pos.make_move(m);
+        let ours = read(&pos.to_text());
+        assert_eq!(
+            pos.compute_hash(),
+            pos.hash(),
+            "{what}: hash after {t} at {text}"
+        );
+        pos.unmake_move();
+        assert_eq!(&ours, after, "{what} at {text}, after {t}");
+    }
+    assert_eq!(pos.to_text(), text, "{what}: make and unmake at {text}");
+    ours.into_iter().collect()
+}
+
 /// Squares a move removes by kill (displacement or shot), its destination included when it
 /// captures there, in board order (file, then rank).
 pub fn removed(pos: &Position, m: &Move) -> Vec<Square> {
