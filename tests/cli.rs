@@ -515,8 +515,20 @@ fn games_summarises_a_stores_self_play_games() {
             .map(str::to_owned)
             .collect::<Vec<_>>()
     };
-    // steps, games, black-draw-white, mean, median, p90, max, reasons...
+    // steps, games, black-draw-white, mean, median, p90, max, draws by material, reasons...
     assert_eq!(row("0-0")[1..4], ["2", "1-1-0", "250"]);
+    // The one draw, 400 times the first legal move, is sorted by its material at the end, or
+    // named as a record that does not replay; the won games are not counted.
+    let margins = row("all")[7].clone();
+    assert!(
+        ["1/0/0", "0/1/0", "0/0/1", "0/0/0?1"].contains(&margins.as_str()),
+        "{out}"
+    );
+    assert_eq!(row("900-900")[7], "0/0/0", "{out}");
+    assert!(
+        out.contains("draws =/+/++: drawn games whose material"),
+        "{out}"
+    );
     assert_eq!(row("900-900")[1..3], ["2", "1-0-1"]);
     let all = row("all");
     assert_eq!(all[1..3], ["4", "2-1-1"]);

@@ -1,10 +1,11 @@
 //! `koma games`: a run's self-play games at a glance, per stretch of training: how many, how
 //! long, the results and how they ended. A run that learns to finish its games shows it here
-//! (mates and captures replacing draws at the length limit).
+//! (mates and captures replacing draws at the length limit), and the drawn games' material
+//! at their end tells shuffles between equals from won positions left unfinished.
 
 use super::store_args::StoreArgs;
 use clap::Args;
-use koma_store::summary::{by_stretch, GameSummary};
+use koma_store::summary::{by_stretch, GameSummary, MaterialScale};
 use koma_store::{chunk, ChunkName, GameRecord};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -35,6 +36,8 @@ struct Report {
     unreadable: Vec<String>,
     stretches: Vec<GameSummary>,
     all: Option<GameSummary>,
+    /// Why the drawn games' material was not counted, when it was not.
+    no_margins: Option<String>,
 }
 
 fn print(r: &Report) {
@@ -48,8 +51,8 @@ fn print(r: &Report) {
         return;
     };
     println!(
-        "{:<13} {:>6} {:>16} {:>6} {:>6} {:>6} {:>6}  end reasons",
-        "model steps", "games", "black-draw-white", "mean", "median", "p90", "max"
+        "{:<13} {:>6} {:>16} {:>6} {:>6} {:>6} {:>6} {:>14}  end reasons",
+        "model steps", "games", "black-draw-white", "mean", "median", "p90", "max", "draws =/+/++"
     );
     let mut rows: Vec<(&GameSummary, String)> = r
         .stretches
@@ -63,8 +66,16 @@ fn print(r: &Report) {
             .iter()
             .map(|(k, n)| format!("{k} {:.0}%", 100.0 * *n as f64 / s.games as f64))
             .collect();
+        let margins = s.draw_margins.as_ref().map_or("-".into(), |m| {
+            let unread = if m.unreadable > 0 {
+                format!("?{}", m.unreadable)
+            } else {
+                String::new()
+            };
+            format!("{}/{}/{}{unread}", m.level, m.ahead, m.far_ahead)
+        });
         println!(
-            "{:<13} {:>6} {:>16} {:>6.0} {:>6} {:>6} {:>6}  {}",
+            "{:<13} {:>6} {:>16} {:>6.0} {:>6} {:>6} {:>6} {:>14}  {}",
             steps,
             s.games,
             format!("{}-{}-{}", s.black_wins, s.draws, s.white_wins),
@@ -72,8 +83,26 @@ fn print(r: &Report) {
             s.median_plies,
             s.p90_plies,
             s.max_plies,
+            margins,
             reasons.join(", ")
         );
+    }
+    if r.all.as_ref().is_some_and(|a| a.draw_margins.is_some()) {
+        println!(
+            "draws =/+/++: drawn games whose material at the end was level (within one mean \
+             piece value), one side ahead by 1-3 mean piece values, or by 3 or more{}",
+            if r.all
+                .as_ref()
+                .and_then(|a| a.draw_margins.as_ref())
+                .is_some_and(|m| m.unreadable > 0)
+            {
+                "; ?N: records that did not replay"
+            } else {
+                ""
+            }
+        );
+    } else if let Some(why) = &r.no_margins {
+        println!("draws =/+/++: not counted ({why})");
     }
 }
 
@@ -101,13 +130,25 @@ pub fn run(a: GamesArgs) -> anyhow::Result<()> {
             None => unreadable.push(format!("{key}: gone before it was read")),
         }
     }
-    let (stretches, all) = by_stretch(&games, a.stretches);
+    // The drawn games' material needs the variant: the one the records name, where it is
+    // built in and all the records agree.
+    let scale = match games.first().map(|g| g.variant.clone()) {
+        None => Err("no games".to_owned()),
+        Some(id) if games.iter().any(|g| g.variant != id) => {
+            Err("the games are of more than one variant".to_owned())
+        }
+        Some(id) => koma_rules::load_variant(&id)
+            .map(|v| MaterialScale::new(&v))
+            .map_err(|e| format!("variant '{id}': {e}")),
+    };
+    let (stretches, all) = by_stretch(&games, a.stretches, scale.as_ref().ok());
     let r = Report {
         store: store.url().to_owned(),
         chunks: keys.len(),
         unreadable,
         stretches,
         all,
+        no_margins: scale.err(),
     };
     if a.json {
         println!("{}", serde_json::to_string_pretty(&r)?);

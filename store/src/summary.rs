@@ -1,10 +1,15 @@
 //! What a run's self-play games look like: how many, how long, who won and how they ended,
 //! split into stretches of training. Whether a run learns to finish its games (wins by mate
 //! or capture rather than draws at the length limit) shows here before it shows in the arena.
+//! Where the variant is known, drawn games are also sorted by the material at their end
+//! ([`DrawMargins`]): draws between equals call for a different remedy than won positions
+//! that were not finished.
 
 use crate::record::{GameRecord, GameResult};
+use koma_rules::{Color, PieceKind, PieceValues, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Games of one stretch of training (models from `first_step` to `last_step`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -31,6 +36,68 @@ pub struct GameSummary {
     pub max_plies: u64,
     /// Games per end reason ([`end_reason`]), most frequent first.
     pub reasons: Vec<(String, u64)>,
+    /// The drawn games by material at their end, where the variant was given.
+    pub draw_margins: Option<DrawMargins>,
+}
+
+/// Drawn games by how far apart the two sides' material stood when they ended, in units of
+/// the mean value of the variant's non-royal piece kinds (on the board and in hand, values
+/// as [`PieceValues`] computes them).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct DrawMargins {
+    /// Within one mean piece value of each other.
+    pub level: u64,
+    /// One side ahead by one to three mean piece values.
+    pub ahead: u64,
+    /// One side ahead by three mean piece values or more.
+    pub far_ahead: u64,
+    /// Drawn games whose moves could not be replayed (a corrupt or foreign record).
+    pub unreadable: u64,
+}
+
+/// The units of [`DrawMargins`]: a variant's piece values and their mean.
+pub struct MaterialScale {
+    variant: Arc<Variant>,
+    values: PieceValues,
+    mean: f64,
+}
+
+impl MaterialScale {
+    /// The scale of `variant`.
+    pub fn new(variant: &Arc<Variant>) -> MaterialScale {
+        let values = PieceValues::new(variant);
+        let plain: Vec<f64> = (0..variant.num_kinds())
+            .map(|k| PieceKind(k as u8))
+            .filter(|&k| !variant.piece(k).royal)
+            .map(|k| values.value(k) as f64)
+            .collect();
+        let mean = (plain.iter().sum::<f64>() / plain.len().max(1) as f64).max(1.0);
+        MaterialScale {
+            variant: variant.clone(),
+            values,
+            mean,
+        }
+    }
+
+    /// How far apart the sides' material stands at the end of `game`, in mean piece values;
+    /// `None` when the record does not replay in this variant.
+    pub fn final_margin(&self, game: &GameRecord) -> Option<f64> {
+        let end = game.replay(&self.variant, |_, _, _| {}).ok()?;
+        Some(self.values.difference(&end, Color::Black).unsigned_abs() as f64 / self.mean)
+    }
+
+    fn margins(&self, games: &[&GameRecord]) -> DrawMargins {
+        let mut m = DrawMargins::default();
+        for g in games.iter().filter(|g| g.result == GameResult::Draw) {
+            match self.final_margin(g) {
+                None => m.unreadable += 1,
+                Some(x) if x < 1.0 => m.level += 1,
+                Some(x) if x < 3.0 => m.ahead += 1,
+                Some(_) => m.far_ahead += 1,
+            }
+        }
+        m
+    }
 }
 
 /// The end reason of a record in a short, stable form: "resignation", or the reason an
@@ -47,8 +114,8 @@ pub fn end_reason(r: &GameRecord) -> String {
     }
 }
 
-/// Summarises `games` (any order), all together.
-pub fn summarise(games: &[&GameRecord]) -> Option<GameSummary> {
+/// Summarises `games` (any order), all together; with `scale`, the drawn games' margins too.
+pub fn summarise(games: &[&GameRecord], scale: Option<&MaterialScale>) -> Option<GameSummary> {
     if games.is_empty() {
         return None;
     }
@@ -75,19 +142,22 @@ pub fn summarise(games: &[&GameRecord]) -> Option<GameSummary> {
         p90_plies: quantile(0.9),
         max_plies: lengths[n - 1],
         reasons,
+        draw_margins: scale.map(|s| s.margins(games)),
     })
 }
 
 /// Summaries of `games` in `stretches` stretches of training of about equal numbers of games,
 /// in the order of the models that played them (a model's games are never split), then one
-/// for all of them.
+/// for all of them. With `scale`, each summary sorts its drawn games by material
+/// ([`DrawMargins`]).
 pub fn by_stretch(
     games: &[GameRecord],
     stretches: usize,
+    scale: Option<&MaterialScale>,
 ) -> (Vec<GameSummary>, Option<GameSummary>) {
     let mut sorted: Vec<&GameRecord> = games.iter().collect();
     sorted.sort_by_key(|g| g.model_step);
-    let all = summarise(&sorted);
+    let all = summarise(&sorted, scale);
     let stretches = stretches.max(1);
     let per = sorted.len().div_ceil(stretches).max(1);
     let mut out = Vec::new();
@@ -98,7 +168,7 @@ pub fn by_stretch(
         while end < sorted.len() && sorted[end].model_step == sorted[end - 1].model_step {
             end += 1;
         }
-        out.extend(summarise(&sorted[start..end]));
+        out.extend(summarise(&sorted[start..end], scale));
         start = end;
     }
     (out, all)
@@ -149,7 +219,7 @@ mod tests {
             ),
             game(200, 50, GameResult::Draw, "draw (Repetition)", false),
         ];
-        let (parts, all) = by_stretch(&games, 3);
+        let (parts, all) = by_stretch(&games, 3, None);
         let all = all.unwrap();
         assert_eq!(all.games, 6);
         assert_eq!((all.black_wins, all.white_wins, all.draws), (2, 1, 3));
@@ -178,10 +248,73 @@ mod tests {
             .map(|_| game(0, 10, GameResult::Draw, "draw (MaxLength)", false))
             .collect();
         games.push(game(7, 10, GameResult::Draw, "draw (MaxLength)", false));
-        let (parts, _) = by_stretch(&games, 3);
+        let (parts, _) = by_stretch(&games, 3, None);
         assert_eq!(parts.len(), 2);
         assert_eq!(parts[0].games, 5);
         assert_eq!(parts[1].first_step, 7);
-        assert!(by_stretch(&[], 4).0.is_empty());
+        assert!(by_stretch(&[], 4, None).0.is_empty());
+    }
+
+    /// Hand Shogi's start position with `rows` as its board and `hands` as its hands.
+    fn hand_text(rows: &str, hands: &str) -> String {
+        format!("{rows} b {hands} 0")
+    }
+
+    const START_ROWS: &str =
+        "2g1k1g2/2(so)1(pd)1(so)2/3(so)(so)(so)3/9/9/9/3(SO)(SO)(SO)3/2(SO)1(PD)1(SO)2/2G1K1G2";
+    const START_HANDS: &str = "2S2N2LT(SH)OH2s2n2lt(sh)oh";
+
+    fn drawn_from(text: Option<String>, moves: Vec<u16>) -> GameRecord {
+        let mut g = game(5, 0, GameResult::Draw, "draw (Repetition)", false);
+        g.searches = vec![None; moves.len()];
+        g.moves = moves;
+        g.start = text;
+        g
+    }
+
+    #[test]
+    fn drawn_games_are_sorted_by_the_material_at_their_end() {
+        let v = koma_rules::load_variant("hand-shogi").unwrap();
+        let scale = MaterialScale::new(&v);
+        // Level: the start position. Two moves into it, replayed from their indices, count
+        // by whatever they took.
+        let level = drawn_from(None, vec![]);
+        let played = drawn_from(None, vec![0, 0]);
+        // Ahead: White has lost one Gold from the board.
+        let gold = drawn_from(
+            Some(hand_text(
+                &START_ROWS.replacen("2g1k1g2", "4k1g2", 1),
+                START_HANDS,
+            )),
+            vec![],
+        );
+        // Far ahead: White has lost its whole hand.
+        let hand = drawn_from(Some(hand_text(START_ROWS, "2S2N2LT(SH)OH")), vec![]);
+        // A move index no legal move has.
+        let corrupt = drawn_from(None, vec![9999]);
+        assert_eq!(scale.final_margin(&level), Some(0.0));
+        let one = scale.final_margin(&gold).unwrap();
+        assert!((1.0..3.0).contains(&one), "a Gold is {one} mean pieces");
+        assert!(scale.final_margin(&hand).unwrap() >= 3.0);
+        let after_two = scale.final_margin(&played).expect("two legal moves replay");
+        assert_eq!(scale.final_margin(&corrupt), None);
+        // Decisive games are not counted, whatever their material.
+        let mut won = hand.clone();
+        won.result = GameResult::BlackWin;
+        let games = vec![level, played, gold, hand, corrupt, won];
+        let (_, all) = by_stretch(&games, 1, Some(&scale));
+        let m = all.unwrap().draw_margins.unwrap();
+        let played_level = u64::from(after_two < 1.0);
+        assert_eq!(
+            m,
+            DrawMargins {
+                level: 1 + played_level,
+                ahead: 1 + u64::from((1.0..3.0).contains(&after_two)),
+                far_ahead: 1 + u64::from(after_two >= 3.0),
+                unreadable: 1
+            }
+        );
+        // Without a scale, no margins.
+        assert_eq!(by_stretch(&games, 1, None).1.unwrap().draw_margins, None);
     }
 }
