@@ -33,6 +33,10 @@ pub struct SelfplayConfig {
     pub max_batch: usize,
     /// Policy-target entries below this probability are dropped (then renormalised).
     pub policy_min: f32,
+    /// A game that ends drawn (repetition, length limit) with one side ahead by at least this
+    /// many mean piece values is recorded as that side's win, so that value targets do not
+    /// teach that being ahead is a draw (see the `adjudication` module); 0 keeps every draw.
+    pub material_adjudication: f64,
     /// Search settings.
     pub search: SearchConfig,
 }
@@ -53,6 +57,7 @@ impl Default for SelfplayConfig {
             games_per_chunk: 8,
             max_batch: 256,
             policy_min: 0.002,
+            material_adjudication: 0.0,
             search: SearchConfig {
                 gumbel: true,
                 ..SearchConfig::default()

@@ -5,11 +5,13 @@
 //! journalled in the worker's local [`koma_store::Spool`] as they end, sealed into chunks and
 //! handed to the store's [`koma_store::Uploader`].
 
+mod adjudication;
 mod config;
 mod spool_writes;
 mod stats;
 mod worker;
 
+pub use adjudication::recorded_result;
 pub use config::SelfplayConfig;
 pub use stats::Stats;
 pub use worker::Worker;

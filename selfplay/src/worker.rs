@@ -7,6 +7,7 @@
 //! randomisation (a full, noisy search recorded as a policy target, or a cheap one), the
 //! sampled opening moves, which games may resign, and the game records.
 
+use crate::adjudication::recorded_result;
 use crate::config::SelfplayConfig;
 use crate::spool_writes::until_written;
 use crate::stats::Stats;
@@ -16,6 +17,7 @@ use koma_mcts::SearchResult;
 use koma_model::Client;
 use koma_rules::{Move, Outcome, Position, Variant, WinReason};
 use koma_store::backoff;
+use koma_store::summary::MaterialScale;
 use koma_store::{
     sorted_legal, ChunkName, GameRecord, GameResult, SearchRecord, Spool, Store, StoreError, Upload,
 };
@@ -65,6 +67,8 @@ struct SelfplayHost<'a> {
     spool: Spool,
     rng: StdRng,
     done: u64,
+    /// Material units for adjudicating draws (made once).
+    scale: MaterialScale,
 }
 
 impl Worker {
@@ -106,6 +110,7 @@ impl Worker {
             spool,
             rng: StdRng::seed_from_u64(self.seed),
             done: 0,
+            scale: MaterialScale::new(&self.variant),
         };
         play_games(
             &mut host,
@@ -216,12 +221,7 @@ impl Host for SelfplayHost<'_> {
 
     fn played(&mut self, _game: &mut Game, _pos: &mut Position, _mv: Move) {}
 
-    fn finished(
-        &mut self,
-        game: Game,
-        _pos: &Position,
-        outcome: Outcome,
-    ) -> Result<(), StoreError> {
+    fn finished(&mut self, game: Game, pos: &Position, outcome: Outcome) -> Result<(), StoreError> {
         let stats = &self.worker.stats;
         let resigned = matches!(
             outcome,
@@ -230,16 +230,22 @@ impl Host for SelfplayHost<'_> {
                 ..
             }
         );
+        let (result, reason) = recorded_result(
+            &outcome,
+            pos,
+            &self.scale,
+            self.worker.cfg.material_adjudication,
+        );
         let record = GameRecord {
             variant: self.worker.variant.id.clone(),
             start: None,
             moves: game.moves,
             searches: game.searches,
-            result: GameResult::from_outcome(&outcome),
+            result,
             reason: if resigned {
                 "resignation".into()
             } else {
-                outcome.to_string()
+                reason
             },
             resigned,
             model_step: self.worker.client.model_step(),

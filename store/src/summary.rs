@@ -6,7 +6,7 @@
 //! that were not finished.
 
 use crate::record::{GameRecord, GameResult};
-use koma_rules::{Color, PieceKind, PieceValues, Variant};
+use koma_rules::{Color, PieceKind, PieceValues, Position, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -79,11 +79,17 @@ impl MaterialScale {
         }
     }
 
+    /// Black's material minus White's in `pos` (on the board and in hand), in mean piece
+    /// values.
+    pub fn margin(&self, pos: &Position) -> f64 {
+        self.values.difference(pos, Color::Black) as f64 / self.mean
+    }
+
     /// How far apart the sides' material stands at the end of `game`, in mean piece values;
     /// `None` when the record does not replay in this variant.
     pub fn final_margin(&self, game: &GameRecord) -> Option<f64> {
         let end = game.replay(&self.variant, |_, _, _| {}).ok()?;
-        Some(self.values.difference(&end, Color::Black).unsigned_abs() as f64 / self.mean)
+        Some(self.margin(&end).abs())
     }
 
     fn margins(&self, games: &[&GameRecord]) -> DrawMargins {
