@@ -9,8 +9,7 @@
 //! training record changes; the rules, the arena and the engine still score it a draw.
 
 use koma_rules::{Color, Outcome, Position};
-use koma_store::summary::MaterialScale;
-use koma_store::GameResult;
+use koma_store::{GameResult, MaterialScale};
 
 /// The result and end reason to record for a self-play game that ended with `outcome` in
 /// `end`: a draw where one side is ahead by at least `threshold` mean piece values becomes

@@ -17,9 +17,9 @@ use koma_mcts::SearchResult;
 use koma_model::Client;
 use koma_rules::{Move, Outcome, Position, Variant, WinReason};
 use koma_store::backoff;
-use koma_store::summary::MaterialScale;
 use koma_store::{
-    sorted_legal, ChunkName, GameRecord, GameResult, SearchRecord, Spool, Store, StoreError, Upload,
+    sorted_legal, ChunkName, GameRecord, GameResult, MaterialScale, SearchRecord, Spool, Store,
+    StoreError, Upload,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

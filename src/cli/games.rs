@@ -5,8 +5,8 @@
 
 use super::store_args::StoreArgs;
 use clap::Args;
-use koma_store::summary::{by_stretch, GameSummary, MaterialScale};
-use koma_store::{chunk, ChunkName, GameRecord};
+use koma_store::summary::{by_stretch, GameSummary};
+use koma_store::{chunk, ChunkName, GameRecord, MaterialScale};
 use serde::Serialize;
 use std::path::PathBuf;
 

@@ -5,11 +5,10 @@
 //! ([`DrawMargins`]): draws between equals call for a different remedy than won positions
 //! that were not finished.
 
+use crate::material_scale::MaterialScale;
 use crate::record::{GameRecord, GameResult};
-use koma_rules::{Color, PieceKind, PieceValues, Position, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// Games of one stretch of training (models from `first_step` to `last_step`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -42,7 +41,7 @@ pub struct GameSummary {
 
 /// Drawn games by how far apart the two sides' material stood when they ended, in units of
 /// the mean value of the variant's non-royal piece kinds (on the board and in hand, values
-/// as [`PieceValues`] computes them).
+/// as [`koma_rules::PieceValues`] computes them).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct DrawMargins {
     /// Within one mean piece value of each other.
@@ -55,55 +54,18 @@ pub struct DrawMargins {
     pub unreadable: u64,
 }
 
-/// The units of [`DrawMargins`]: a variant's piece values and their mean.
-pub struct MaterialScale {
-    variant: Arc<Variant>,
-    values: PieceValues,
-    mean: f64,
-}
-
-impl MaterialScale {
-    /// The scale of `variant`.
-    pub fn new(variant: &Arc<Variant>) -> MaterialScale {
-        let values = PieceValues::new(variant);
-        let plain: Vec<f64> = (0..variant.num_kinds())
-            .map(|k| PieceKind(k as u8))
-            .filter(|&k| !variant.piece(k).royal)
-            .map(|k| values.value(k) as f64)
-            .collect();
-        let mean = (plain.iter().sum::<f64>() / plain.len().max(1) as f64).max(1.0);
-        MaterialScale {
-            variant: variant.clone(),
-            values,
-            mean,
+/// The drawn games among `games` by their material at the end, in `scale`'s units.
+fn draw_margins(scale: &MaterialScale, games: &[&GameRecord]) -> DrawMargins {
+    let mut m = DrawMargins::default();
+    for g in games.iter().filter(|g| g.result == GameResult::Draw) {
+        match scale.final_margin(g) {
+            None => m.unreadable += 1,
+            Some(x) if x < 1.0 => m.level += 1,
+            Some(x) if x < 3.0 => m.ahead += 1,
+            Some(_) => m.far_ahead += 1,
         }
     }
-
-    /// Black's material minus White's in `pos` (on the board and in hand), in mean piece
-    /// values.
-    pub fn margin(&self, pos: &Position) -> f64 {
-        self.values.difference(pos, Color::Black) as f64 / self.mean
-    }
-
-    /// How far apart the sides' material stands at the end of `game`, in mean piece values;
-    /// `None` when the record does not replay in this variant.
-    pub fn final_margin(&self, game: &GameRecord) -> Option<f64> {
-        let end = game.replay(&self.variant, |_, _, _| {}).ok()?;
-        Some(self.margin(&end).abs())
-    }
-
-    fn margins(&self, games: &[&GameRecord]) -> DrawMargins {
-        let mut m = DrawMargins::default();
-        for g in games.iter().filter(|g| g.result == GameResult::Draw) {
-            match self.final_margin(g) {
-                None => m.unreadable += 1,
-                Some(x) if x < 1.0 => m.level += 1,
-                Some(x) if x < 3.0 => m.ahead += 1,
-                Some(_) => m.far_ahead += 1,
-            }
-        }
-        m
-    }
+    m
 }
 
 /// The end reason of a record in a short, stable form: "resignation", or the reason an
@@ -148,7 +110,7 @@ pub fn summarise(games: &[&GameRecord], scale: Option<&MaterialScale>) -> Option
         p90_plies: quantile(0.9),
         max_plies: lengths[n - 1],
         reasons,
-        draw_margins: scale.map(|s| s.margins(games)),
+        draw_margins: scale.map(|s| draw_margins(s, games)),
     })
 }
 
@@ -310,11 +272,10 @@ mod tests {
         let games = vec![level, played, gold, hand, corrupt, won];
         let (_, all) = by_stretch(&games, 1, Some(&scale));
         let m = all.unwrap().draw_margins.unwrap();
-        let played_level = u64::from(after_two < 1.0);
         assert_eq!(
             m,
             DrawMargins {
-                level: 1 + played_level,
+                level: 1 + u64::from(after_two < 1.0),
                 ahead: 1 + u64::from((1.0..3.0).contains(&after_two)),
                 far_ahead: 1 + u64::from(after_two >= 3.0),
                 unreadable: 1
