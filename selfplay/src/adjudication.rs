@@ -1,11 +1,12 @@
 //! Material adjudication of drawn self-play games.
 //!
 //! In the large variants most self-play draws end with one side well ahead in material
-//! (`koma games`, column `draws =/+/++`: in 60-minute Hook, Gyaku-sama and Chu Shogi runs, 60
-//! to 85% of the last stretch's draws). Recorded as draws, those games teach the value head
-//! that being ahead is a draw, and a search that believes it stops trying to convert: the
-//! next games repeat or run to the length limit from won positions, and the share of draws
-//! grows. Recording such a game as a win for the side ahead breaks that loop. Only the
+//! (`koma games`, column `draws =/+/++`: 79 to 87% of the last stretch's draws of 60-minute
+//! Hook, Gyaku-sama and Chu Shogi runs ended with one side a mean piece value or more ahead).
+//! Recorded as draws, those games teach the value head that being ahead is a draw, and a
+//! search that believes it is less keen to convert: the next games repeat or run to the
+//! length limit from won positions, and the share of draws grows. Whether this option turns
+//! that round is what `docs/experiments.md` has yet to measure. Recording such a game as a win for the side ahead breaks that loop. Only the
 //! training record changes; the rules, the arena and the engine still score it a draw.
 
 use koma_rules::{Color, Outcome, Position};
