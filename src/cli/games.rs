@@ -87,19 +87,15 @@ fn print(r: &Report) {
             reasons.join(", ")
         );
     }
-    if r.all.as_ref().is_some_and(|a| a.draw_margins.is_some()) {
+    if let Some(m) = r.all.as_ref().and_then(|a| a.draw_margins.as_ref()) {
+        let unread = if m.unreadable > 0 {
+            "; ?N: records that did not replay"
+        } else {
+            ""
+        };
         println!(
             "draws =/+/++: drawn games whose material at the end was level (within one mean \
-             piece value), one side ahead by 1-3 mean piece values, or by 3 or more{}",
-            if r.all
-                .as_ref()
-                .and_then(|a| a.draw_margins.as_ref())
-                .is_some_and(|m| m.unreadable > 0)
-            {
-                "; ?N: records that did not replay"
-            } else {
-                ""
-            }
+             piece value), one side ahead by 1-3 mean piece values, or by 3 or more{unread}"
         );
     } else if let Some(why) = &r.no_margins {
         println!("draws =/+/++: not counted ({why})");

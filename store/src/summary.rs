@@ -125,7 +125,9 @@ pub fn by_stretch(
 ) -> (Vec<GameSummary>, Option<GameSummary>) {
     let mut sorted: Vec<&GameRecord> = games.iter().collect();
     sorted.sort_by_key(|g| g.model_step);
-    let all = summarise(&sorted, scale);
+    // The whole run's drawn games are those of its stretches: their margins are summed
+    // below rather than replayed a second time.
+    let mut all = summarise(&sorted, None);
     let stretches = stretches.max(1);
     let per = sorted.len().div_ceil(stretches).max(1);
     let mut out = Vec::new();
@@ -138,6 +140,17 @@ pub fn by_stretch(
         }
         out.extend(summarise(&sorted[start..end], scale));
         start = end;
+    }
+    if let (Some(all), Some(_)) = (all.as_mut(), scale) {
+        all.draw_margins = Some(out.iter().filter_map(|s| s.draw_margins.as_ref()).fold(
+            DrawMargins::default(),
+            |t, m| DrawMargins {
+                level: t.level + m.level,
+                ahead: t.ahead + m.ahead,
+                far_ahead: t.far_ahead + m.far_ahead,
+                unreadable: t.unreadable + m.unreadable,
+            },
+        ));
     }
     (out, all)
 }
