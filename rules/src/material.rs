@@ -67,6 +67,13 @@ impl PieceValues {
         }
     }
 
+    /// The mean value of the non-royal piece kinds (at least 1): the unit in which material
+    /// margins are read, by [`PieceValues::balance`] (four of them) and by whoever reports
+    /// how far ahead a side stands.
+    pub fn mean_value(&self) -> f32 {
+        self.scale / 4.0
+    }
+
     /// The most value a promotion adds to a piece (bounds what one capture can gain).
     pub fn max_promotion_gain(&self) -> i64 {
         self.max_promotion_gain

@@ -4,7 +4,7 @@
 //! ahead" means.
 
 use crate::record::GameRecord;
-use koma_rules::{Color, PieceKind, PieceValues, Position, Variant};
+use koma_rules::{Color, PieceValues, Position, Variant};
 use std::sync::Arc;
 
 /// A variant's piece values and their mean, the unit of material margins.
@@ -18,16 +18,10 @@ impl MaterialScale {
     /// The scale of `variant`.
     pub fn new(variant: &Arc<Variant>) -> MaterialScale {
         let values = PieceValues::new(variant);
-        let plain: Vec<f64> = (0..variant.num_kinds())
-            .map(|k| PieceKind(k as u8))
-            .filter(|&k| !variant.piece(k).royal)
-            .map(|k| values.value(k) as f64)
-            .collect();
-        let mean = (plain.iter().sum::<f64>() / plain.len().max(1) as f64).max(1.0);
         MaterialScale {
             variant: variant.clone(),
+            mean: values.mean_value() as f64,
             values,
-            mean,
         }
     }
 
