@@ -124,10 +124,15 @@ fn hand_shogi_selfplay_train_publish_reload_arena() {
     }
 }
 
+/// Shoko Shogi, with two workers served by two evaluator threads, each following the
+/// published models with its own copy.
 #[test]
 fn shoko_shogi_selfplay_train_publish_reload_arena() {
     let dir = run_dir("shoko");
-    session::train(&options(&dir, "shoko-shogi", 0.75)).unwrap();
+    let mut opts = options(&dir, "shoko-shogi", 0.75);
+    opts.config.selfplay.workers = 2;
+    opts.config.selfplay.evaluators = 2;
+    session::train(&opts).unwrap();
     check_run(&dir, "shoko-shogi");
 }
 

@@ -1,6 +1,7 @@
-//! The batching evaluator: one thread owns the network and serves every searcher that holds a
-//! [`Client`] (self-play workers, arena matches), merging the leaves they send into one forward
-//! pass, and swapping in newly published models without a restart.
+//! The batching evaluator: one thread (or a pool of them, each with its own copy of the
+//! network) serves every searcher that holds a [`Client`] (self-play workers, arena matches),
+//! merging the leaves waiting in its queue into one forward pass, and swapping in newly
+//! published models without a restart.
 
 use crate::encoding::{Encoder, Request};
 use crate::model::Model;
@@ -23,6 +24,7 @@ pub struct InferenceStats {
     evaluated: AtomicU64,
     batches: AtomicU64,
     busy_ns: AtomicU64,
+    threads: u64,
 }
 
 impl InferenceStats {
@@ -36,19 +38,24 @@ impl InferenceStats {
         self.batches.load(Ordering::Relaxed)
     }
 
-    /// Nanoseconds spent in forward passes so far.
+    /// Nanoseconds spent in forward passes so far, summed over the evaluator threads.
     pub fn busy_ns(&self) -> u64 {
         self.busy_ns.load(Ordering::Relaxed)
+    }
+
+    /// Evaluator threads (at least 1), to turn `busy_ns` into a share of their time.
+    pub fn threads(&self) -> u64 {
+        self.threads.max(1)
     }
 }
 
 /// Source of newer models: called between batches; returns a model to switch to.
 pub type Reloader = Box<dyn FnMut() -> Option<Model> + Send>;
 
-/// Handle of the evaluator thread; dropping every client stops it.
+/// Handle of the evaluator threads; dropping every client stops them.
 pub struct InferenceServer {
     tx: Sender<Job>,
-    handle: Option<JoinHandle<()>>,
+    handles: Vec<JoinHandle<()>>,
     encoder: Encoder,
     step: Arc<AtomicU64>,
     stats: Arc<InferenceStats>,
@@ -60,58 +67,61 @@ impl InferenceServer {
     pub fn start(
         model: Model,
         max_batch: usize,
-        mut reload: Reloader,
+        reload: Reloader,
         reload_every: Duration,
     ) -> InferenceServer {
-        let stats = Arc::new(InferenceStats::default());
-        let counters = stats.clone();
+        InferenceServer::start_pool(vec![(model, reload)], max_batch, reload_every)
+    }
+
+    /// Starts one evaluator thread per model, each with its own copy of the network and its
+    /// own source of newer ones, all taking work from one queue. On a CPU where a single
+    /// evaluator runs without a break while the other core waits (the trainer idle on its
+    /// target ratio; docs/performance.md), a second thread puts that core to work: each
+    /// forward pass runs on the thread that calls it, so two passes run at once.
+    ///
+    /// # Panics
+    /// When `evaluators` is empty.
+    pub fn start_pool(
+        evaluators: Vec<(Model, Reloader)>,
+        max_batch: usize,
+        reload_every: Duration,
+    ) -> InferenceServer {
+        assert!(!evaluators.is_empty(), "an inference server needs a model");
+        let stats = Arc::new(InferenceStats {
+            threads: evaluators.len() as u64,
+            ..InferenceStats::default()
+        });
         let (tx, rx) = unbounded::<Job>();
-        let encoder = model.encoder().clone();
-        let step = Arc::new(AtomicU64::new(model.meta.step));
-        let step_w = step.clone();
-        let handle = std::thread::Builder::new()
-            .name("inference".into())
-            .spawn(move || {
-                let mut model = model;
-                let mut last_check = Instant::now();
-                loop {
-                    let first = match rx.recv_timeout(reload_every) {
-                        Ok(j) => j,
-                        Err(RecvTimeoutError::Timeout) => {
-                            if let Some(m) = reload() {
-                                step_w.store(m.meta.step, Ordering::Relaxed);
-                                model = m;
-                            }
-                            last_check = Instant::now();
-                            continue;
-                        }
-                        Err(RecvTimeoutError::Disconnected) => return,
-                    };
-                    let mut jobs = vec![first];
-                    let mut n = jobs[0].requests.len();
-                    while n < max_batch {
-                        match rx.try_recv() {
-                            Ok(j) => {
-                                n += j.requests.len();
-                                jobs.push(j);
-                            }
-                            Err(_) => break,
-                        }
-                    }
-                    serve(&model, jobs, &counters);
-                    if last_check.elapsed() >= reload_every {
-                        if let Some(m) = reload() {
-                            step_w.store(m.meta.step, Ordering::Relaxed);
-                            model = m;
-                        }
-                        last_check = Instant::now();
-                    }
-                }
+        let encoder = evaluators[0].0.encoder().clone();
+        let step = Arc::new(AtomicU64::new(evaluators[0].0.meta.step));
+        let handles = evaluators
+            .into_iter()
+            .enumerate()
+            .map(|(i, (model, reload))| {
+                let (rx, counters, step) = (rx.clone(), stats.clone(), step.clone());
+                std::thread::Builder::new()
+                    .name(if i == 0 {
+                        "inference".into()
+                    } else {
+                        format!("inference-{i}")
+                    })
+                    .spawn(move || {
+                        evaluate_jobs(
+                            model,
+                            &rx,
+                            max_batch,
+                            reload,
+                            reload_every,
+                            &counters,
+                            &step,
+                        )
+                    })
+                    .expect("the inference thread starts")
             })
-            .expect("the inference thread starts");
+            .collect();
         InferenceServer {
             tx,
-            handle: Some(handle),
+            handles,
             encoder,
             step,
             stats,
@@ -132,12 +142,60 @@ impl InferenceServer {
         self.stats.clone()
     }
 
-    /// Stops the thread once the clients are gone.
+    /// Stops the threads once the clients are gone.
     pub fn shutdown(mut self) {
         let (tx, _) = unbounded();
         self.tx = tx;
-        if let Some(h) = self.handle.take() {
+        for h in self.handles.drain(..) {
             let _ = h.join();
+        }
+    }
+}
+
+/// One evaluator thread's loop: takes a job, adds whatever else is waiting up to `max_batch`
+/// positions, runs them as one forward pass; between passes (and when idle) takes a newer
+/// model. Returns once every client is gone.
+fn evaluate_jobs(
+    mut model: Model,
+    rx: &Receiver<Job>,
+    max_batch: usize,
+    mut reload: Reloader,
+    reload_every: Duration,
+    counters: &InferenceStats,
+    step: &AtomicU64,
+) {
+    let mut last_check = Instant::now();
+    let mut take_newer = |model: &mut Model| {
+        if let Some(m) = reload() {
+            step.fetch_max(m.meta.step, Ordering::Relaxed);
+            *model = m;
+        }
+    };
+    loop {
+        let first = match rx.recv_timeout(reload_every) {
+            Ok(j) => j,
+            Err(RecvTimeoutError::Timeout) => {
+                take_newer(&mut model);
+                last_check = Instant::now();
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => return,
+        };
+        let mut jobs = vec![first];
+        let mut n = jobs[0].requests.len();
+        while n < max_batch {
+            match rx.try_recv() {
+                Ok(j) => {
+                    n += j.requests.len();
+                    jobs.push(j);
+                }
+                Err(_) => break,
+            }
+        }
+        serve(&model, jobs, counters);
+        if last_check.elapsed() >= reload_every {
+            take_newer(&mut model);
+            last_check = Instant::now();
         }
     }
 }

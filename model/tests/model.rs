@@ -1,8 +1,10 @@
-//! The network end to end on CPU: evaluation shapes, perspective, checkpoints and their errors.
+//! The network end to end on CPU: evaluation shapes, perspective, checkpoints and their
+//! errors, and the batching evaluator with a pool of threads.
 
 use koma_mcts::Evaluator;
-use koma_model::{Arch, Model, ModelError};
+use koma_model::{Arch, InferenceServer, Model, ModelError, Reloader};
 use koma_rules::{load_variant, Position};
+use std::time::{Duration, Instant};
 use tch::Device;
 
 fn tiny() -> Arch {
@@ -150,4 +152,78 @@ fn ko_shogi_evaluates_shots_and_round_trips() {
     assert_eq!(e1[0].priors.len(), moves.len());
     let s: f32 = e1[0].priors.iter().sum();
     assert!((s - 1.0).abs() < 1e-4, "priors sum {s}");
+}
+
+#[test]
+fn a_pool_of_evaluators_answers_every_client_as_the_one_model_does() {
+    // Two evaluator threads, each with its own load of one checkpoint, and four searchers
+    // sending their batches at once: every answer is the single model's evaluation of the
+    // same positions, whichever thread served it and whatever it was batched with.
+    let v = load_variant("hand-shogi").unwrap();
+    let model = Model::new(&v, &tiny(), Device::Cpu);
+    let dir = temp_dir("pool");
+    let stem = dir.join("m");
+    model.save(&stem).unwrap();
+    let load = || Model::load(&stem, &v, Some(&tiny()), Device::Cpu).unwrap();
+    let mut positions = [Position::start(&v), Position::start(&v)];
+    positions[1].play_texts("e3e4 e7e6 e4e5").unwrap();
+    let moves: Vec<_> = positions.iter_mut().map(|p| p.legal_moves()).collect();
+    let requests = || {
+        positions
+            .iter()
+            .zip(&moves)
+            .map(|(p, m)| model.prepare(p, m))
+            .collect::<Vec<_>>()
+    };
+    let expected = model.evaluate(requests());
+    // The first thread is offered a newer model once; the second never.
+    let mut newer = Some({
+        let mut m = load();
+        m.meta.step = 9;
+        m
+    });
+    let offer: Reloader = Box::new(move || newer.take());
+    let never: Reloader = Box::new(|| None);
+    let server = InferenceServer::start_pool(
+        vec![(load(), offer), (load(), never)],
+        4,
+        Duration::from_millis(20),
+    );
+    let stats = server.stats();
+    assert_eq!(stats.threads(), 2);
+    let rounds = 25;
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            let client = server.client();
+            let batch = requests();
+            let expected = &expected;
+            s.spawn(move || {
+                for _ in 0..rounds {
+                    let got = client.evaluate(batch.clone());
+                    assert_eq!(got.len(), expected.len());
+                    for (g, e) in got.iter().zip(expected) {
+                        assert_eq!(g.priors.len(), e.priors.len());
+                        for (a, b) in g
+                            .priors
+                            .iter()
+                            .zip(&e.priors)
+                            .chain(g.wdl.iter().zip(&e.wdl))
+                        {
+                            assert!((a - b).abs() < 1e-4, "{a} against {b}");
+                        }
+                    }
+                }
+            });
+        }
+    });
+    assert_eq!(stats.evaluated(), 4 * rounds * positions.len() as u64);
+    // The newer model reached the first thread, and the clients see its step.
+    let client = server.client();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while client.model_step() != 9 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(client.model_step(), 9);
+    drop(client);
+    server.shutdown();
 }

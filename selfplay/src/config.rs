@@ -31,6 +31,10 @@ pub struct SelfplayConfig {
     pub games_per_chunk: usize,
     /// Largest batch of positions per forward pass.
     pub max_batch: usize,
+    /// Evaluator threads, each with its own copy of the network, sharing the workers' leaves
+    /// (0 counts as 1). More than one pays where a single evaluator is the bottleneck and a
+    /// core idles beside it (docs/performance.md).
+    pub evaluators: usize,
     /// Policy-target entries below this probability are dropped (then renormalised).
     pub policy_min: f32,
     /// A game that ends drawn (repetition, length limit) with one side ahead by at least this
@@ -56,6 +60,7 @@ impl Default for SelfplayConfig {
             resign_playout_fraction: 0.2,
             games_per_chunk: 8,
             max_batch: 256,
+            evaluators: 1,
             policy_min: 0.002,
             material_adjudication: 0.0,
             search: SearchConfig {

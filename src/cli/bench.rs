@@ -62,6 +62,9 @@ pub struct BenchArgs {
     /// Simulated workers of the ingest benchmark.
     #[arg(long, default_value_t = 1000)]
     pub workers: u64,
+    /// Evaluator threads of the self-play measurements (default: the preset's).
+    #[arg(long)]
+    pub evaluators: Option<usize>,
     /// Chunks the ingest benchmark fills the store to.
     #[arg(long, default_value_t = 1_000_000)]
     pub chunks: u64,
@@ -166,18 +169,21 @@ fn bench_network(model: &Model, v: &Arc<koma_rules::Variant>, batch: usize, secs
 }
 
 /// Runs self-play for `secs`; returns positions evaluated per second and RSS samples.
+/// `models` holds one network per evaluator thread.
 fn run_selfplay(
     cfg: &RunConfig,
     v: &Arc<koma_rules::Variant>,
-    model: Model,
+    models: Vec<Model>,
     secs: f64,
     sample_every: f64,
 ) -> (f64, Vec<(f64, f64)>) {
     let stats = Arc::new(Stats::default());
-    let server = InferenceServer::start(
-        model,
+    let server = InferenceServer::start_pool(
+        models
+            .into_iter()
+            .map(|m| (m, Box::new(|| None) as koma_model::Reloader))
+            .collect(),
         cfg.selfplay.max_batch,
-        Box::new(|| None),
         Duration::from_secs(3600),
     );
     // The games go to a store on disk, as in a real run: an in-memory store would keep every
@@ -334,14 +340,21 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     } else {
         "cpu"
     };
-    let cfg = RunConfig::preset(&v.id, class)
+    let mut cfg = RunConfig::preset(&v.id, class)
         .ok_or_else(|| anyhow::anyhow!("no training preset for {}", v.id))?;
+    if let Some(n) = a.evaluators {
+        anyhow::ensure!(n >= 1, "--evaluators must be at least 1");
+        cfg.selfplay.evaluators = n;
+    }
+    let evaluators = cfg.selfplay.evaluators.max(1);
     let device = koma_trainer::session::parse_device(&cfg.device)?;
     tch::set_num_threads(cfg.threads());
     let precision = cfg.precision_choice()?.resolve(device);
     // The network as self-play runs it: batch normalisation folded, the trunk in the
-    // configured precision; the reference is the same network in plain fp32.
+    // configured precision; the reference is the same network in plain fp32. Seeded, so that
+    // the copies of a pool of evaluators hold the same weights.
     let fast_model = || {
+        tch::manual_seed(1);
         let mut m = Model::new(&v, &cfg.model, device);
         m.optimize_for_inference(precision);
         m
@@ -366,9 +379,11 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         "bench network curve (batch:positions/s, fast path): {}",
         curve.join(" ")
     );
-    let (pipeline, _) = run_selfplay(&cfg, &v, fast_model(), a.seconds, f64::INFINITY);
+    let pool = || (0..evaluators).map(|_| fast_model()).collect::<Vec<_>>();
+    let (pipeline, _) = run_selfplay(&cfg, &v, pool(), a.seconds, f64::INFINITY);
     println!(
-        "bench selfplay: {pipeline:.0} positions/s through the pipeline; ratio to the raw network {:.2} (target 0.9)",
+        "bench selfplay: {pipeline:.0} positions/s through the pipeline ({evaluators} evaluator thread{}); ratio to the raw network {:.2} (target 0.9)",
+        if evaluators == 1 { "" } else { "s" },
         pipeline / raw
     );
     if a.arena_games > 0 {
@@ -376,7 +391,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     }
     if let Some(m) = a.memory_minutes {
         let secs = m * 60.0;
-        let (_, rss) = run_selfplay(&cfg, &v, fast_model(), secs, (secs / 20.0).max(5.0));
+        let (_, rss) = run_selfplay(&cfg, &v, pool(), secs, (secs / 20.0).max(5.0));
         let series: Vec<String> = rss
             .iter()
             .map(|(t, r)| format!("{:.1}min:{r:.0}MiB", t / 60.0))

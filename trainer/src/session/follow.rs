@@ -1,5 +1,5 @@
 //! Following the models the trainer publishes: the first one self-play starts with, and each
-//! newer one the evaluator switches to, checked against its SHA-256 before it is loaded.
+//! newer one the evaluators switch to, checked against its SHA-256 before it is loaded.
 
 use crate::session::options::RunOptions;
 use koma_model::{Model, Precision, Reloader};
@@ -37,17 +37,33 @@ fn load_published(
     Ok(m)
 }
 
-/// Loads the newest published model, waiting for one (and for the store) unless stopped.
+/// `copies` loads of one published model, one for each evaluator thread.
+fn load_copies(
+    store: &Store,
+    l: &publish::Latest,
+    cache: &Path,
+    variant: &Arc<Variant>,
+    at: Placement,
+    copies: usize,
+) -> Result<Vec<Model>, StoreError> {
+    (0..copies.max(1))
+        .map(|_| load_published(store, l, cache, variant, at))
+        .collect()
+}
+
+/// Loads the newest published model (`copies` times), waiting for one (and for the store)
+/// unless stopped.
 pub fn newest_model(
     store: &Store,
     cache: &Path,
     opts: &RunOptions,
     at: Placement,
-) -> anyhow::Result<Option<Model>> {
+    copies: usize,
+) -> anyhow::Result<Option<Vec<Model>>> {
     let mut wait = Backoff::new(Duration::from_secs(2), Duration::from_secs(30));
     loop {
         match publish::latest(store) {
-            Ok(Some(l)) => match load_published(store, &l, cache, &opts.variant, at) {
+            Ok(Some(l)) => match load_copies(store, &l, cache, &opts.variant, at, copies) {
                 Ok(m) => {
                     tracing::info!(step = l.step, "self-play starts with model {}", l.key);
                     return Ok(Some(m));
@@ -63,16 +79,20 @@ pub fn newest_model(
     }
 }
 
-/// The evaluator's model source: loads each newly published model. A model whose weights do
-/// not match their record, or that does not load, is rejected once and skipped until the
-/// record changes; the workers keep the model they have.
+/// Newer models, one copy for each evaluator thread.
+pub type Finder = Box<dyn FnMut() -> Option<Vec<Model>> + Send>;
+
+/// The evaluators' model source: loads each newly published model, `copies` times. A model
+/// whose weights do not match their record, or that does not load, is rejected once and
+/// skipped until the record changes; the workers keep the model they have.
 pub fn reloader(
     store: Arc<Store>,
     cache: PathBuf,
     variant: Arc<Variant>,
     at: Placement,
     mut step: u64,
-) -> Reloader {
+    copies: usize,
+) -> Finder {
     let mut rejected: Option<publish::Latest> = None;
     let mut wait = Backoff::store();
     Box::new(move || {
@@ -95,7 +115,7 @@ pub fn reloader(
             wait.succeed();
             return None;
         }
-        match load_published(&store, &l, &cache, &variant, at) {
+        match load_copies(&store, &l, &cache, &variant, at, copies) {
             Ok(m) => {
                 wait.succeed();
                 step = l.step;
@@ -121,20 +141,33 @@ pub fn reloader(
 }
 
 /// Follows the published models on a thread of its own, so that a download or an unreachable
-/// store never holds up the evaluator; the evaluator takes each loaded model between batches.
-pub fn follow_models(mut find: Reloader, stop: Arc<AtomicBool>, every: Duration) -> Reloader {
-    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+/// store never holds up an evaluator; returns one source per evaluator thread (as many as
+/// `find` loads copies), and each evaluator takes its copy of a loaded model between batches.
+pub fn follow_models(
+    mut find: Finder,
+    evaluators: usize,
+    stop: Arc<AtomicBool>,
+    every: Duration,
+) -> Vec<Reloader> {
+    let (senders, receivers): (Vec<_>, Vec<_>) = (0..evaluators.max(1))
+        .map(|_| std::sync::mpsc::sync_channel::<Model>(1))
+        .unzip();
     std::thread::Builder::new()
         .name("model-follower".into())
         .spawn(move || {
             while sleep_unless(&stop, every) {
-                if let Some(m) = find() {
-                    if tx.send(m).is_err() {
-                        return;
+                if let Some(models) = find() {
+                    for (tx, m) in senders.iter().zip(models) {
+                        if tx.send(m).is_err() {
+                            return;
+                        }
                     }
                 }
             }
         })
         .expect("the model follower thread starts");
-    Box::new(move || rx.try_iter().last())
+    receivers
+        .into_iter()
+        .map(|rx| Box::new(move || rx.try_iter().last()) as Reloader)
+        .collect()
 }

@@ -44,7 +44,8 @@ impl Rates {
         m.scalar("selfplay/positions_per_second", moves / dt, step);
         m.scalar("evaluator/positions_per_second", evals / dt, step);
         m.scalar("evaluator/batch_size", evals / batches, step);
-        m.scalar("evaluator/utilisation", busy / dt, step);
+        let threads = rig.inference.threads() as f64;
+        m.scalar("evaluator/utilisation", busy / dt / threads, step);
         let total = Stats::get(&s.games).max(1) as f64;
         let share = |c: &std::sync::atomic::AtomicU64| Stats::get(c) as f64 / total;
         m.scalar("selfplay/game_length", share(&s.moves), step);

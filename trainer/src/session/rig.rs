@@ -12,7 +12,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 use tch::Device;
 
-/// Self-play threads with their evaluator.
+/// Self-play threads with their evaluators.
 pub struct SelfplayRig {
     server: InferenceServer,
     uploader: Uploader,
@@ -40,21 +40,30 @@ impl SelfplayRig {
             precision: opts.config.precision_choice()?.resolve(device),
         };
         tracing::info!("self-play's network: {device:?}, {:?}", at.precision);
-        let Some(model) = newest_model(&store, &cache, opts, at)? else {
+        let sp = opts.selfplay();
+        let evaluators = sp.evaluators.max(1);
+        let Some(models) = newest_model(&store, &cache, opts, at, evaluators)? else {
             return Ok(None);
         };
         let stats = Arc::new(Stats::default());
-        let sp = opts.selfplay();
         let stop = Arc::new(AtomicBool::new(false));
-        let step = model.meta.step;
-        let server = InferenceServer::start(
-            model,
-            sp.max_batch,
-            follow_models(
-                reloader(store.clone(), cache, opts.variant.clone(), at, step),
-                stop.clone(),
-                Duration::from_secs(3),
+        let step = models[0].meta.step;
+        let sources = follow_models(
+            reloader(
+                store.clone(),
+                cache,
+                opts.variant.clone(),
+                at,
+                step,
+                evaluators,
             ),
+            evaluators,
+            stop.clone(),
+            Duration::from_secs(3),
+        );
+        let server = InferenceServer::start_pool(
+            models.into_iter().zip(sources).collect(),
+            sp.max_batch,
             Duration::from_millis(500),
         );
         let uploader = Uploader::start(store.clone(), Duration::from_secs(30));
