@@ -45,6 +45,13 @@ pub struct SelfplayConfig {
     pub search: SearchConfig,
 }
 
+impl SelfplayConfig {
+    /// How many evaluator threads to start: `evaluators`, at least one.
+    pub fn evaluator_threads(&self) -> usize {
+        self.evaluators.max(1)
+    }
+}
+
 impl Default for SelfplayConfig {
     fn default() -> Self {
         SelfplayConfig {

@@ -346,7 +346,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         anyhow::ensure!(n >= 1, "--evaluators must be at least 1");
         cfg.selfplay.evaluators = n;
     }
-    let evaluators = cfg.selfplay.evaluators.max(1);
+    let evaluators = cfg.selfplay.evaluator_threads();
     let device = koma_trainer::session::parse_device(&cfg.device)?;
     tch::set_num_threads(cfg.threads());
     let precision = cfg.precision_choice()?.resolve(device);

@@ -21,24 +21,9 @@ pub struct Placement {
     pub precision: Precision,
 }
 
+/// `copies` loads (at least one) of a published model, one for each evaluator thread: its
+/// weights downloaded and checked once, then loaded into each copy.
 fn load_published(
-    store: &Store,
-    l: &publish::Latest,
-    cache: &Path,
-    variant: &Arc<Variant>,
-    at: Placement,
-) -> Result<Model, StoreError> {
-    let stem = publish::download(store, l, cache)?;
-    let mut m = Model::load(&stem, variant, None, at.device).map_err(|e| StoreError::BadModel {
-        key: l.key.clone(),
-        reason: e.to_string(),
-    })?;
-    m.optimize_for_inference(at.precision);
-    Ok(m)
-}
-
-/// `copies` loads of one published model, one for each evaluator thread.
-fn load_copies(
     store: &Store,
     l: &publish::Latest,
     cache: &Path,
@@ -46,8 +31,17 @@ fn load_copies(
     at: Placement,
     copies: usize,
 ) -> Result<Vec<Model>, StoreError> {
+    let stem = publish::download(store, l, cache)?;
     (0..copies.max(1))
-        .map(|_| load_published(store, l, cache, variant, at))
+        .map(|_| {
+            let mut m =
+                Model::load(&stem, variant, None, at.device).map_err(|e| StoreError::BadModel {
+                    key: l.key.clone(),
+                    reason: e.to_string(),
+                })?;
+            m.optimize_for_inference(at.precision);
+            Ok(m)
+        })
         .collect()
 }
 
@@ -63,7 +57,7 @@ pub fn newest_model(
     let mut wait = Backoff::new(Duration::from_secs(2), Duration::from_secs(30));
     loop {
         match publish::latest(store) {
-            Ok(Some(l)) => match load_copies(store, &l, cache, &opts.variant, at, copies) {
+            Ok(Some(l)) => match load_published(store, &l, cache, &opts.variant, at, copies) {
                 Ok(m) => {
                     tracing::info!(step = l.step, "self-play starts with model {}", l.key);
                     return Ok(Some(m));
@@ -115,7 +109,7 @@ pub fn reloader(
             wait.succeed();
             return None;
         }
-        match load_copies(&store, &l, &cache, &variant, at, copies) {
+        match load_published(&store, &l, &cache, &variant, at, copies) {
             Ok(m) => {
                 wait.succeed();
                 step = l.step;

@@ -41,7 +41,7 @@ impl SelfplayRig {
         };
         tracing::info!("self-play's network: {device:?}, {:?}", at.precision);
         let sp = opts.selfplay();
-        let evaluators = sp.evaluators.max(1);
+        let evaluators = sp.evaluator_threads();
         let Some(models) = newest_model(&store, &cache, opts, at, evaluators)? else {
             return Ok(None);
         };
