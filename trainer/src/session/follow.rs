@@ -73,8 +73,15 @@ pub fn newest_model(
     }
 }
 
-/// Newer models, one copy for each evaluator thread.
-pub type Finder = Box<dyn FnMut() -> Option<Vec<Model>> + Send>;
+/// A source of newer models that loads each one once per evaluator thread: the follower
+/// makes one channel per copy, so the count travels with the source instead of being passed
+/// beside it.
+pub struct Finder {
+    /// Copies of each model `find` returns (one per evaluator thread).
+    pub copies: usize,
+    /// The next newer model's copies, or `None` when there is none yet.
+    pub find: Box<dyn FnMut() -> Option<Vec<Model>> + Send>,
+}
 
 /// The evaluators' model source: loads each newly published model, `copies` times. A model
 /// whose weights do not match their record, or that does not load, is rejected once and
@@ -89,7 +96,7 @@ pub fn reloader(
 ) -> Finder {
     let mut rejected: Option<publish::Latest> = None;
     let mut wait = Backoff::store();
-    Box::new(move || {
+    let find = Box::new(move || {
         if !wait.ready() {
             return None;
         }
@@ -131,19 +138,19 @@ pub fn reloader(
                 None
             }
         }
-    })
+    });
+    Finder {
+        copies: copies.max(1),
+        find,
+    }
 }
 
 /// Follows the published models on a thread of its own, so that a download or an unreachable
 /// store never holds up an evaluator; returns one source per evaluator thread (as many as
-/// `find` loads copies), and each evaluator takes its copy of a loaded model between batches.
-pub fn follow_models(
-    mut find: Finder,
-    evaluators: usize,
-    stop: Arc<AtomicBool>,
-    every: Duration,
-) -> Vec<Reloader> {
-    let (senders, receivers): (Vec<_>, Vec<_>) = (0..evaluators.max(1))
+/// `finder` loads copies), and each evaluator takes its copy of a loaded model between batches.
+pub fn follow_models(finder: Finder, stop: Arc<AtomicBool>, every: Duration) -> Vec<Reloader> {
+    let Finder { copies, mut find } = finder;
+    let (senders, receivers): (Vec<_>, Vec<_>) = (0..copies)
         .map(|_| std::sync::mpsc::sync_channel::<Model>(1))
         .unzip();
     std::thread::Builder::new()

@@ -57,7 +57,6 @@ impl SelfplayRig {
                 step,
                 evaluators,
             ),
-            evaluators,
             stop.clone(),
             Duration::from_secs(3),
         );
