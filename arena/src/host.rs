@@ -185,7 +185,7 @@ impl Host for MatchHost<'_> {
             }
             Mover::AlphaBeta(spec) => {
                 let searcher =
-                    self.searchers[slot].get_or_insert_with(|| AlphaBeta::new(pos.variant()));
+                    self.searchers[slot].get_or_insert_with(|| spec.searcher(pos.variant()));
                 searcher.search(pos, spec.limits()).map(|o| o.best)
             }
             Mover::Greedy => {

@@ -15,7 +15,7 @@ use crate::external::{ExternalSpec, Protocol};
 pub use koma_engine::search::DEFAULT_SIMS;
 
 /// The forms a player string may take, for error messages.
-const FORMS: &str = "random, greedy, alphabeta:depth=N[:millis=T], \
+const FORMS: &str = "random, greedy, alphabeta:depth=N[:millis=T][:contempt=C], \
                      model:PATH[:sims=N][:gumbel][:material=W][:draw=D], or an external engine \
                      uci:CMD, \
                      usi:CMD or xboard:CMD[;go=..][;option:NAME=VALUE]";

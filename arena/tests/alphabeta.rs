@@ -82,3 +82,48 @@ fn it_beats_greedy() {
         assert_eq!(r.wins(), 2, "{variant}: {r}");
     }
 }
+
+/// Contempt: where the searcher's first choice would repeat a position (here the move its own
+/// table prefers, after both kings stepped out and back), a draw that costs it a mean piece
+/// value makes it play any other move; without contempt the repetition scores level and it
+/// repeats.
+#[test]
+fn contempt_plays_on_instead_of_repeating() {
+    let v = load_variant("hand-shogi").unwrap();
+    let search = |ab: &mut AlphaBeta, pos: &mut Position| {
+        ab.search(
+            pos,
+            SearchLimits {
+                depth: 1,
+                time: None,
+            },
+        )
+        .unwrap()
+    };
+    let step = |pos: &mut Position, text: &str| {
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| pos.move_text(m) == text)
+            .unwrap_or_else(|| panic!("{text} is not legal"));
+        pos.make_move(m);
+    };
+    let reverse = |text: &str| format!("{}{}", &text[2..4], &text[0..2]);
+    for (contempt, repeats) in [(0.0, true), (1.0, false)] {
+        let mut pos = Position::from_text(&v, "4k4/9/9/9/9/9/9/9/4K4 b -").unwrap();
+        let mut ab = AlphaBeta::new(&v).with_contempt(contempt);
+        let first = search(&mut ab, &mut pos);
+        let ours = pos.move_text(&first.best);
+        assert_eq!(ours.len(), 4, "a king move: {ours}");
+        step(&mut pos, &ours);
+        let replies = pos.legal_moves();
+        let theirs = pos.move_text(&replies[0]);
+        step(&mut pos, &theirs);
+        step(&mut pos, &reverse(&ours));
+        step(&mut pos, &reverse(&theirs));
+        let again = search(&mut ab, &mut pos);
+        let chosen = pos.move_text(&again.best);
+        assert_eq!(chosen == ours, repeats, "contempt {contempt}: {chosen}");
+        assert_eq!(again.score, 0, "contempt {contempt}");
+    }
+}

@@ -70,7 +70,9 @@ fn bad_strings_say_what_is_wrong() {
     }
     let e = parse_err("alpha-beta");
     assert!(
-        e.contains("expected random, greedy, alphabeta:depth=N[:millis=T], model:PATH"),
+        e.contains(
+            "expected random, greedy, alphabeta:depth=N[:millis=T][:contempt=C], model:PATH"
+        ),
         "{e}"
     );
     assert!(e.contains("uci:CMD, usi:CMD or xboard:CMD"), "{e}");

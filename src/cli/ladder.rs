@@ -108,6 +108,7 @@ fn once(a: &LadderArgs, store: &Store) -> anyhow::Result<()> {
             koma_arena::alphabeta::AlphaBetaSpec {
                 depth: Some(depth),
                 millis: None,
+                contempt: None,
             },
         ));
     }

@@ -1,4 +1,4 @@
-//! The classical baseline: `alphabeta:depth=N[:millis=T]`, an alpha-beta searcher on the
+//! The classical baseline: `alphabeta:depth=N[:millis=T][:contempt=C]`, an alpha-beta searcher on the
 //! variant's own material values (the mobility-derived [`koma_rules::PieceValues`]) with a
 //! quiescence search over captures and a proof-number mate search at the root. It needs no
 //! network and plays every variant the rules core runs, so it grades models where no outside

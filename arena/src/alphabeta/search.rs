@@ -5,7 +5,7 @@
 //! so a forced mate is played whatever the depth.
 
 use koma_rules::mate::{MateAnswer, MateSolver};
-use koma_rules::{Move, PieceValues, Position, Variant};
+use koma_rules::{Color, Move, PieceValues, Position, Variant};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -71,6 +71,10 @@ pub struct AlphaBeta {
     deadline: Option<Instant>,
     out_of_time: bool,
     mate: MateSolver,
+    /// What a draw costs the side that searches, in value units (0: a draw is level).
+    contempt: i32,
+    /// The side to move at the root of the current search.
+    root: Color,
 }
 
 impl AlphaBeta {
@@ -85,6 +89,28 @@ impl AlphaBeta {
             deadline: None,
             out_of_time: false,
             mate: MateSolver::new(ROOT_MATE_NODES, ROOT_MATE_DEPTH),
+            contempt: 0,
+            root: Color::Black,
+        }
+    }
+
+    /// The searcher with contempt: a draw (a repetition on the searched line, or a game drawn
+    /// by the rules) scores `pieces` mean piece values against the side that searches, and as
+    /// much for its opponent. Below 0 the searcher seeks draws. The transposition table is
+    /// emptied, as its scores were taken with the old draw score.
+    pub fn with_contempt(mut self, pieces: f64) -> AlphaBeta {
+        let units = pieces * self.values.mean_value() as f64;
+        self.contempt = units.clamp(-(MATE_BOUND as f64) / 4.0, MATE_BOUND as f64 / 4.0) as i32;
+        self.table.clear();
+        self
+    }
+
+    /// A draw's score for the side to move in `pos`.
+    fn draw_score(&self, pos: &Position) -> i32 {
+        if pos.side_to_move() == self.root {
+            -self.contempt
+        } else {
+            self.contempt
         }
     }
 
@@ -110,6 +136,7 @@ impl AlphaBeta {
     pub fn search(&mut self, pos: &mut Position, limits: SearchLimits) -> Option<SearchOutcome> {
         let began = Instant::now();
         self.nodes = 0;
+        self.root = pos.side_to_move();
         self.out_of_time = false;
         self.deadline = limits.time.map(|t| began + t);
         let legal = pos.legal_moves();
@@ -176,7 +203,7 @@ impl AlphaBeta {
     fn terminal(&self, pos: &mut Position, no_moves: bool, ply: u32) -> Option<i32> {
         let o = pos.outcome_given(no_moves)?;
         Some(match o.winner() {
-            None => 0,
+            None => self.draw_score(pos),
             Some(w) if w == pos.side_to_move() => MATE - ply as i32,
             Some(_) => -(MATE - ply as i32),
         })
@@ -197,7 +224,7 @@ impl AlphaBeta {
             }
             // A position seen before on this line is a draw for the search's purposes.
             if pos.repetitions() > 1 {
-                return 0;
+                return self.draw_score(pos);
             }
         }
         if depth == 0 {
@@ -220,7 +247,9 @@ impl AlphaBeta {
         }
         let moves = self.ordered_moves(pos, entry.and_then(|e| e.best));
         if moves.is_empty() {
-            return self.terminal(pos, true, ply).unwrap_or(0);
+            return self
+                .terminal(pos, true, ply)
+                .unwrap_or_else(|| self.draw_score(pos));
         }
         let alpha0 = alpha;
         let mut best_score = -MATE;
