@@ -12,9 +12,10 @@ pub struct ArenaArgs {
     /// variant of the first model player's checkpoint, else hand-shogi).
     #[arg(long)]
     pub variant: Option<String>,
-    /// Player A (scores and Elo are A's): random, greedy, alphabeta:depth=N[:millis=T]
-    /// [:contempt=C] (the classical baseline; C what a draw costs it, in mean piece values, so
-    /// that above 0 it plays on instead of repeating), model:PATH[:sims=N][:gumbel][:material=W][:draw=D] (PATH:
+    /// Player A (scores and Elo are A's): random, greedy,
+    /// alphabeta:depth=N[:millis=T][:contempt=C] (the classical baseline; C what a draw costs
+    /// it, in mean piece values, so that above 0 it plays on instead of repeating),
+    /// model:PATH[:sims=N][:gumbel][:material=W][:draw=D] (PATH:
     /// checkpoint stem or its .json/.safetensors file; sims default 400; D what a draw is
     /// worth to the player, -1 to 1, below 0 it avoids draws), or an external engine: uci:CMD,
     /// usi:CMD or xboard:CMD, then settings after ';': go=LIMITS
