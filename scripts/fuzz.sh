@@ -12,13 +12,13 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-600}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(move_text position_text variant_file game_chunk game_journal protocol_session play_api game_record)
+[ ${#targets[@]} -gt 0 ] || targets=(move_text position_text variant_file game_chunk game_journal protocol_session play_api game_record arena_record)
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 for t in "${targets[@]}"; do
   corpus="$root/target/fuzz-corpus/$t"
   mkdir -p "$corpus"
   case "$t" in
-    protocol_session | play_api | game_record)
+    protocol_session | play_api | game_record | arena_record)
       # libtorch: built against the project's environment; cargo-fuzz's RUSTFLAGS replace the
       # rpath of .cargo/config.toml, so the library path is given at run time.
       . "$root/scripts/env.sh"

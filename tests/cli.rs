@@ -136,6 +136,95 @@ fn analyse_shows_the_networks_view_and_the_searched_moves() {
     assert!(err.contains("/nonexistent/model"), "{err}");
 }
 
+/// A match cut off keeps the games it finished, and `--resume` plays only the others: the
+/// kept games count as read from the file (one is edited here to a resignation no baseline
+/// makes), a line cut off while being written is played again, and a file of another match is
+/// refused and left as it was.
+#[test]
+fn arena_resumes_a_match_from_its_record() {
+    let dir = std::env::temp_dir().join(format!("koma-arena-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("games.txt");
+    let args = |seed: &'static str| {
+        vec![
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--games",
+            "6",
+            "--max-plies",
+            "30",
+            "--seed",
+            seed,
+            "--record",
+            record.to_str().unwrap(),
+        ]
+    };
+    let (ok, out, err) = arena(&args("3"));
+    assert!(ok, "{err}");
+    assert!(out.contains("6 games in"), "{out}");
+    let full = std::fs::read_to_string(&record).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    assert_eq!(lines.len(), 7, "{full}");
+    // The header, games 0 and 3 (game 0 now A's resignation win), half of game 4's line.
+    let kept0 = lines[1].replacen(
+        &lines[1][lines[1].find("result=").unwrap()..lines[1].find(" moves:").unwrap()],
+        "result=\"black wins (Resignation)\"",
+        1,
+    );
+    let cut = format!(
+        "{}\n{kept0}\n{}\n{}",
+        lines[0],
+        lines[4],
+        &lines[5][..lines[5].len() / 2]
+    );
+    std::fs::write(&record, &cut).unwrap();
+    let mut resume = args("3");
+    resume.push("--resume");
+    let (ok, out, err) = arena(&resume);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("6 games in") && out.contains("2 of them kept from the record"),
+        "{out}"
+    );
+    assert!(out.contains("resignation 1"), "{out}");
+    assert!(err.contains("cut off while being written"), "{err}");
+    let after = std::fs::read_to_string(&record).unwrap();
+    let after: Vec<&str> = after.lines().collect();
+    assert_eq!(after.len(), 7, "{after:?}");
+    assert_eq!(after[1], kept0);
+    for (i, line) in after[1..].iter().enumerate() {
+        assert!(line.starts_with(&format!("game {i} ")), "{after:?}");
+    }
+    // Games 1, 2, 4 and 5 were played again, with the same openings and seeds.
+    for i in [2, 3, 5, 6] {
+        assert_eq!(after[i], lines[i]);
+    }
+    // Another seed is another match: refused, and the file keeps its games.
+    let before = std::fs::read_to_string(&record).unwrap();
+    let mut other = args("4");
+    other.push("--resume");
+    let (ok, _, err) = arena(&other);
+    assert!(!ok);
+    assert!(
+        err.contains("line 1: the file records another match"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), before);
+    // A kept game whose opening is not its pair's under these settings.
+    let moved = before.replacen(" moves: ", " moves: 9i9h ", 1);
+    std::fs::write(&record, &moved).unwrap();
+    let (ok, _, err) = arena(&resume);
+    assert!(!ok);
+    assert!(
+        err.contains("game 0 of the record: its opening is 9i9h"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), moved);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn arena_records_every_game_and_takes_search_options() {
     let stem = tiny_model("record");
@@ -158,9 +247,13 @@ fn arena_records_every_game_and_takes_search_options() {
     assert!(out.contains("material=0.8"), "{out}");
     let text = std::fs::read_to_string(&record).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 2, "{text}");
-    assert!(lines[0].starts_with("game 0 a=Black result="), "{text}");
-    assert!(lines[1].starts_with("game 1 a=White result="), "{text}");
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].starts_with("# koma arena variant=hand-shogi a=model:"),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("game 0 a=Black result="), "{text}");
+    assert!(lines[2].starts_with("game 1 a=White result="), "{text}");
     let (ok, _, err) = koma(&[
         "arena",
         "--a",
@@ -214,9 +307,10 @@ fn koma_engine_plays_in_the_arena_over_every_protocol() {
         assert!(out.contains("total           2"), "{player}: {out}");
         assert!(!out.contains("forfeit"), "{player}: {out}");
         let games = std::fs::read_to_string(&record).unwrap();
-        assert_eq!(games.lines().count(), 2);
+        let games: Vec<&str> = games.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(games.len(), 2);
         // Every game replays under koma's rules.
-        for line in games.lines() {
+        for line in games {
             let moves = line.split(" moves: ").nth(1).unwrap();
             let v = koma_rules::load_variant("hand-shogi").unwrap();
             let mut pos = koma_rules::Position::start(&v);

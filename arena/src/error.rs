@@ -43,4 +43,15 @@ pub enum ArenaError {
         /// Attempts made.
         tries: u32,
     },
+    /// A game read back from a record file does not belong to this match.
+    #[error("game {game} of the record: {reason}")]
+    Resume {
+        /// The game's number.
+        game: usize,
+        /// What does not match.
+        reason: String,
+    },
+    /// A finished game could not be kept in the record file.
+    #[error("record file: {0}")]
+    Record(String),
 }

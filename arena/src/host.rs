@@ -5,6 +5,7 @@
 use crate::alphabeta::AlphaBeta;
 use crate::baseline::{greedy_move, random_move};
 use crate::config::GamePlan;
+use crate::error::ArenaError;
 use crate::external::{ExternalEngine, Forfeit};
 use crate::models::Mover;
 use crate::opening::sub_seed;
@@ -16,7 +17,6 @@ use koma_mcts::{SearchConfig, SearchResult};
 use koma_rules::{Color, Move, Outcome, PieceValues, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-use std::convert::Infallible;
 
 /// Seed stream of the players' own random choices.
 const MOVE_STREAM: u64 = 2;
@@ -72,6 +72,8 @@ pub struct MatchHost<'a> {
     pub a_points: f64,
     /// Progress lines.
     pub progress: Progress,
+    /// Keeps each game as it ends (the record file), before the match is over.
+    pub journal: &'a mut dyn FnMut(&GameRecord) -> Result<(), ArenaError>,
 }
 
 impl MatchHost<'_> {
@@ -99,7 +101,7 @@ impl MatchHost<'_> {
 
 impl Host for MatchHost<'_> {
     type Game = ArenaGame;
-    type Error = Infallible;
+    type Error = ArenaError;
 
     fn next_game(&mut self) -> Option<GameStart<ArenaGame>> {
         let plan = *self.plan.get(self.next)?;
@@ -211,7 +213,7 @@ impl Host for MatchHost<'_> {
         game: ArenaGame,
         _pos: &Position,
         outcome: Outcome,
-    ) -> Result<(), Infallible> {
+    ) -> Result<(), ArenaError> {
         let record = GameRecord {
             index: game.index,
             pair: game.pair,
@@ -221,12 +223,13 @@ impl Host for MatchHost<'_> {
             outcome,
             forfeit: game.forfeit,
         };
+        (self.journal)(&record)?;
         self.a_points += record.score_a();
         self.records.push(record);
         Ok(())
     }
 
-    fn after_round(&mut self) -> Result<(), Infallible> {
+    fn after_round(&mut self) -> Result<(), ArenaError> {
         self.progress.update(self.records.len(), self.a_points);
         Ok(())
     }
@@ -268,6 +271,7 @@ mod tests {
             records: Vec::new(),
             a_points: 0.0,
             progress: Progress::new(0, Duration::from_secs(60)),
+            journal: &mut |_| Ok(()),
         };
         let a = host.tree_spec(&movers[0], 0, 0).unwrap();
         let b = host.tree_spec(&movers[1], 0, 1).unwrap();

@@ -14,6 +14,7 @@
 //! - [`run`]: a match from its settings to its report;
 //! - [`hand_match`]: matches as Hand Shogi's rules define them (two hands in a row);
 //! - [`report`] and [`elo`]: what a match says about the two players;
+//! - [`record_file`]: a match's games as a file, kept as each ends and read back to resume;
 //! - [`ladder`]: every published model of a run rated on one Elo scale.
 
 pub mod alphabeta;
@@ -31,6 +32,7 @@ pub mod models;
 pub mod opening;
 pub mod player;
 pub mod progress;
+pub mod record_file;
 pub mod report;
 pub mod run;
 
@@ -42,4 +44,4 @@ pub use hand_match::{run_hand_matches, HandMatch, HandMatchReport};
 pub use koma_rules::PieceValues;
 pub use player::{ModelPlayer, PlayerParseError, PlayerSpec, DEFAULT_SIMS};
 pub use report::{ColourStats, EndReason, GameRecord, MatchReport};
-pub use run::{run_games, run_match};
+pub use run::{resume_match, run_games, run_match};

@@ -10,6 +10,8 @@ pub struct Progress {
     start: Instant,
     last: Instant,
     every: Duration,
+    /// Games finished before this run (a resumed match): counted as done, not in the rate.
+    kept: usize,
 }
 
 impl Progress {
@@ -21,7 +23,13 @@ impl Progress {
             start: now,
             last: now,
             every,
+            kept: 0,
         }
+    }
+
+    /// The same, for a match of which `kept` games were finished before this run started.
+    pub fn resumed(self, kept: usize) -> Progress {
+        Progress { kept, ..self }
     }
 
     /// Time since the start.
@@ -38,8 +46,8 @@ impl Progress {
         }
         self.last = now;
         let secs = now.duration_since(self.start).as_secs_f64().max(1e-9);
-        let rate = done as f64 / secs;
-        let eta = if done == 0 {
+        let rate = done.saturating_sub(self.kept) as f64 / secs;
+        let eta = if done <= self.kept {
             "unknown".to_owned()
         } else {
             format!("{:.0} s", (self.total - done) as f64 / rate)

@@ -198,8 +198,12 @@ pub struct MatchReport {
     pub b: String,
     /// The games, in game order.
     pub games: Vec<GameRecord>,
-    /// Wall-clock time of the match (model loading excluded).
+    /// Wall-clock time of the match (model loading excluded); of this run only when it was
+    /// resumed.
     pub elapsed: Duration,
+    /// Games read back from the record of an earlier run of the match ([`crate::resume_match`]),
+    /// not played in `elapsed`.
+    pub resumed: usize,
 }
 
 impl MatchReport {
@@ -252,9 +256,9 @@ impl MatchReport {
         EloEstimate::from_scores(&scores)
     }
 
-    /// Games finished per second of wall-clock time.
+    /// Games finished per second of wall-clock time (by this run, when resumed).
     pub fn games_per_second(&self) -> f64 {
-        self.games.len() as f64 / self.elapsed.as_secs_f64().max(1e-9)
+        (self.games.len() - self.resumed) as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 }
 
@@ -264,9 +268,17 @@ impl fmt::Display for MatchReport {
         writeln!(f, "variant {}", self.variant)?;
         writeln!(f, "A: {}", self.a)?;
         writeln!(f, "B: {}", self.b)?;
+        let resumed = if self.resumed > 0 {
+            format!(
+                ", {} of them kept from the record of an earlier run",
+                self.resumed
+            )
+        } else {
+            String::new()
+        };
         writeln!(
             f,
-            "{} games in {:.1} s ({:.2} games/s)",
+            "{} games in {:.1} s ({:.2} games/s){resumed}",
             self.games.len(),
             self.elapsed.as_secs_f64(),
             self.games_per_second()

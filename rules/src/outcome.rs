@@ -62,15 +62,6 @@ impl Outcome {
     }
 }
 
-impl std::fmt::Display for Outcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Outcome::Win { winner, reason } => write!(f, "{winner} wins ({reason:?})"),
-            Outcome::Draw(r) => write!(f, "draw ({r:?})"),
-        }
-    }
-}
-
 impl Position {
     /// Number of times the current position has occurred in this game, this time included.
     pub fn repetitions(&self) -> usize {

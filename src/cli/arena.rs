@@ -2,8 +2,14 @@
 
 use anyhow::Context;
 use clap::Args;
-use koma_arena::{run_hand_matches, run_match, GameRecord, MatchConfig, PlayerSpec};
+use koma_arena::record_file::{game_line, game_text, header, read_record};
+use koma_arena::{
+    resume_match, run_hand_matches, run_match, ArenaError, GameRecord, MatchConfig, MatchReport,
+    PlayerSpec,
+};
 use koma_rules::load_variant;
+use std::io::Write;
+use std::path::Path;
 
 /// Options of `koma arena`.
 #[derive(Debug, Args)]
@@ -61,14 +67,21 @@ pub struct ArenaArgs {
     /// memory for search trees.
     #[arg(long)]
     pub concurrent: Option<usize>,
-    /// Write every game to this file, one line each: index (with --matches: the match, its
-    /// winner and the hand), A's colour, result, then the moves from the start position (the
-    /// opening first), so that games can be replayed with `koma moves --moves ...` or read.
+    /// Write every game to this file as it ends: a header line naming the match, then one
+    /// line per game (with --matches: the match, its winner and the hand, written at the end):
+    /// index, A's colour, result, then the moves from the start position (the opening first),
+    /// so that games can be replayed with `koma moves --moves ...` or read. An existing file
+    /// is started over unless --resume is given.
     #[arg(long, value_name = "FILE")]
     pub record: Option<std::path::PathBuf>,
+    /// Take up the match in the --record file where it was cut off: its finished games are
+    /// kept and counted, only the others are played. The file must have been written by the
+    /// same match (variant, players, games, openings, seed, length limit); a missing file
+    /// starts the match afresh.
+    #[arg(long, requires = "record", conflicts_with = "matches")]
+    pub resume: bool,
 }
 
-/// Plays the match and prints the results table.
 /// The variant of the first model player's checkpoint, as `koma play` and `koma-engine` take
 /// theirs from the model.
 fn model_variant(players: &[&PlayerSpec]) -> anyhow::Result<Option<String>> {
@@ -82,6 +95,7 @@ fn model_variant(players: &[&PlayerSpec]) -> anyhow::Result<Option<String>> {
     Ok(None)
 }
 
+/// Plays the match and prints the results table.
 pub fn run(a: ArenaArgs) -> anyhow::Result<()> {
     super::signals::stop_engines_on_signal()?;
     let variant = load_variant(&match &a.variant {
@@ -96,47 +110,91 @@ pub fn run(a: ArenaArgs) -> anyhow::Result<()> {
     cfg.start = a.fen;
     cfg.max_plies = a.max_plies;
     cfg.concurrency = a.concurrent;
-    let mut text = String::new();
     if let Some(matches) = a.matches {
-        let report = run_hand_matches(&cfg, matches, a.max_hands)?;
-        println!("{report}");
-        for (m, result) in report.matches.iter().enumerate() {
-            let winner = match result.winner {
-                Some(0) => "A",
-                Some(_) => "B",
-                None => "none",
-            };
-            for (h, g) in result.hands.iter().enumerate() {
-                text.push_str(&format!("match {m} winner={winner} hand {h} "));
-                text.push_str(&game_line(g));
-            }
-        }
-    } else {
-        let report = run_match(&cfg)?;
-        println!("{report}");
-        for g in &report.games {
-            text.push_str(&format!("game {} ", g.index));
-            text.push_str(&game_line(g));
-        }
+        return play_hand_matches(&cfg, matches, a.max_hands, a.record.as_deref());
     }
-    if let Some(path) = &a.record {
-        std::fs::write(path, text)
-            .with_context(|| format!("writing the games to {}", path.display()))?;
-    }
+    let report = match &a.record {
+        Some(path) => play_recorded(&cfg, path, a.resume)?,
+        None => run_match(&cfg)?,
+    };
+    println!("{report}");
     Ok(())
 }
 
-/// One game of the record file: A's colour, the result, then every move.
-fn game_line(g: &GameRecord) -> String {
-    let forfeit = g
-        .forfeit
-        .as_ref()
-        .map(|f| format!(" forfeit=\"{f}\""))
-        .unwrap_or_default();
-    format!(
-        "a={:?} result=\"{}\"{forfeit} moves: {}\n",
-        g.a_color,
-        g.outcome,
-        g.moves.join(" ")
-    )
+/// Plays matches as Hand Shogi's rules define them and writes every hand to `record` at the
+/// end.
+fn play_hand_matches(
+    cfg: &MatchConfig,
+    matches: usize,
+    max_hands: usize,
+    record: Option<&Path>,
+) -> anyhow::Result<()> {
+    let report = run_hand_matches(cfg, matches, max_hands)?;
+    println!("{report}");
+    let Some(path) = record else {
+        return Ok(());
+    };
+    let mut text = String::new();
+    for (m, result) in report.matches.iter().enumerate() {
+        let winner = match result.winner {
+            Some(0) => "A",
+            Some(_) => "B",
+            None => "none",
+        };
+        for (h, g) in result.hands.iter().enumerate() {
+            text.push_str(&format!("match {m} winner={winner} hand {h} "));
+            text.push_str(&game_text(g));
+        }
+    }
+    std::fs::write(path, text).with_context(|| format!("writing the games to {}", path.display()))
+}
+
+/// Plays the match with every game written to `path` as it ends, after the games already
+/// there when resuming; at the end the file is rewritten in game order.
+fn play_recorded(cfg: &MatchConfig, path: &Path, resume: bool) -> anyhow::Result<MatchReport> {
+    let done = match std::fs::read_to_string(path) {
+        Ok(text) if resume => {
+            let recorded = read_record(&text, cfg)
+                .with_context(|| format!("resuming the match in {}", path.display()))?;
+            if recorded.torn {
+                tracing::warn!(
+                    file = %path.display(),
+                    "the record's last line was cut off while being written; that game is \
+                     played again"
+                );
+            }
+            recorded.games
+        }
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(e).with_context(|| format!("reading {}", path.display()))
+        }
+        _ => Vec::new(),
+    };
+    // The games kept, rewritten whole (a torn last line dropped), then each new one appended.
+    write_games(path, cfg, &done)?;
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    let report = resume_match(cfg, done, &mut |g| {
+        file.write_all(game_line(g).as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(|e| ArenaError::Record(format!("{}: {e}", path.display())))
+    })?;
+    drop(file);
+    write_games(path, cfg, &report.games)?;
+    Ok(report)
+}
+
+/// Writes the record file of `games` whole: to a file beside it, then renamed over it, so
+/// that a stop in the middle leaves the old file.
+fn write_games(path: &Path, cfg: &MatchConfig, games: &[GameRecord]) -> anyhow::Result<()> {
+    let mut text = header(cfg);
+    for g in games {
+        text.push_str(&game_line(g));
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".part");
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", Path::new(&tmp).display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
 }
