@@ -21,8 +21,8 @@ pub struct Placement {
     pub precision: Precision,
 }
 
-/// `copies` loads (at least one) of a published model, one for each evaluator thread: its
-/// weights downloaded and checked once, then loaded into each copy.
+/// `copies` loads of a published model, one for each evaluator thread: its weights
+/// downloaded and checked once, then loaded into each copy.
 fn load_published(
     store: &Store,
     l: &publish::Latest,
@@ -32,7 +32,7 @@ fn load_published(
     copies: usize,
 ) -> Result<Vec<Model>, StoreError> {
     let stem = publish::download(store, l, cache)?;
-    (0..copies.max(1))
+    (0..copies)
         .map(|_| {
             let mut m =
                 Model::load(&stem, variant, None, at.device).map_err(|e| StoreError::BadModel {
@@ -83,7 +83,8 @@ pub struct Finder {
     pub find: Box<dyn FnMut() -> Option<Vec<Model>> + Send>,
 }
 
-/// The evaluators' model source: loads each newly published model, `copies` times. A model
+/// The evaluators' model source: loads each newly published model, `copies` times (at least
+/// once). A model
 /// whose weights do not match their record, or that does not load, is rejected once and
 /// skipped until the record changes; the workers keep the model they have.
 pub fn reloader(
@@ -94,6 +95,7 @@ pub fn reloader(
     mut step: u64,
     copies: usize,
 ) -> Finder {
+    let copies = copies.max(1);
     let mut rejected: Option<publish::Latest> = None;
     let mut wait = Backoff::store();
     let find = Box::new(move || {
@@ -139,10 +141,7 @@ pub fn reloader(
             }
         }
     });
-    Finder {
-        copies: copies.max(1),
-        find,
-    }
+    Finder { copies, find }
 }
 
 /// Follows the published models on a thread of its own, so that a download or an unreachable
