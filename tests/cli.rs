@@ -138,8 +138,8 @@ fn analyse_shows_the_networks_view_and_the_searched_moves() {
 
 /// A match cut off keeps the games it finished, and `--resume` plays only the others: the
 /// kept games count as read from the file (one is edited here to a resignation no baseline
-/// makes), a line cut off while being written is played again, and a file of another match is
-/// refused and left as it was.
+/// makes), a line cut off while being written is played again, and a file of another match, or
+/// a match that fails to start, leaves the file as it was.
 #[test]
 fn arena_resumes_a_match_from_its_record() {
     let dir = std::env::temp_dir().join(format!("koma-arena-resume-{}", std::process::id()));
@@ -222,6 +222,27 @@ fn arena_resumes_a_match_from_its_record() {
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&record).unwrap(), moved);
+    // A match that fails to start, resumed or not, leaves the file as it was.
+    for extra in [None, Some("--resume")] {
+        // The variant given, so that the model is first looked for when the match starts.
+        let mut bad = vec![
+            "--variant",
+            "hand-shogi",
+            "--a",
+            "model:/nonexistent/model",
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--record",
+            record.to_str().unwrap(),
+        ];
+        bad.extend(extra);
+        let (ok, _, err) = arena(&bad);
+        assert!(!ok);
+        assert!(err.contains("/nonexistent/model"), "{err}");
+        assert_eq!(std::fs::read_to_string(&record).unwrap(), moved);
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -150,40 +150,57 @@ fn play_hand_matches(
 }
 
 /// Plays the match with every game written to `path` as it ends, after the games already
-/// there when resuming; at the end the file is rewritten in game order.
+/// there when resuming; at the end the file is rewritten in game order. The file is first
+/// touched when the first game ends, so a match that fails to start leaves it as it was.
 fn play_recorded(cfg: &MatchConfig, path: &Path, resume: bool) -> anyhow::Result<MatchReport> {
-    let done = match std::fs::read_to_string(path) {
-        Ok(text) if resume => {
-            let recorded = read_record(&text, cfg)
-                .with_context(|| format!("resuming the match in {}", path.display()))?;
-            if recorded.torn {
-                tracing::warn!(
-                    file = %path.display(),
-                    "the record's last line was cut off while being written; that game is \
-                     played again"
-                );
-            }
-            recorded.games
-        }
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            return Err(e).with_context(|| format!("reading {}", path.display()))
-        }
-        _ => Vec::new(),
+    let done = if resume {
+        read_kept(cfg, path)?
+    } else {
+        Vec::new()
     };
-    // The games kept, rewritten whole (a torn last line dropped), then each new one appended.
-    write_games(path, cfg, &done)?;
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .open(path)
-        .with_context(|| format!("opening {}", path.display()))?;
+    let kept = done.clone();
+    let mut file: Option<std::fs::File> = None;
     let report = resume_match(cfg, done, &mut |g| {
-        file.write_all(game_line(g).as_bytes())
-            .and_then(|()| file.flush())
-            .map_err(|e| ArenaError::Record(format!("{}: {e}", path.display())))
+        let record_error = |e: &dyn std::fmt::Display| ArenaError::Record(format!("{e:#}"));
+        let mut f = match file.take() {
+            Some(f) => f,
+            None => {
+                // The games kept, rewritten whole (a torn last line dropped), then each new
+                // one appended.
+                write_games(path, cfg, &kept).map_err(|e| record_error(&e))?;
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| record_error(&format!("{}: {e}", path.display())))?
+            }
+        };
+        let written = f
+            .write_all(game_line(g).as_bytes())
+            .and_then(|()| f.flush());
+        file = Some(f);
+        written.map_err(|e| record_error(&format!("{}: {e}", path.display())))
     })?;
     drop(file);
     write_games(path, cfg, &report.games)?;
     Ok(report)
+}
+
+/// The games of the match's record at `path` (none if there is no such file yet).
+fn read_kept(cfg: &MatchConfig, path: &Path) -> anyhow::Result<Vec<GameRecord>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let recorded = read_record(&text, cfg)
+        .with_context(|| format!("resuming the match in {}", path.display()))?;
+    if recorded.torn {
+        tracing::warn!(
+            file = %path.display(),
+            "the record's last line was cut off while being written; that game is played again"
+        );
+    }
+    Ok(recorded.games)
 }
 
 /// Writes the record file of `games` whole: to a file beside it, then renamed over it, so
