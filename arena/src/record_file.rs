@@ -262,6 +262,8 @@ mod tests {
         other.seed = 7;
         let draw = Outcome::Draw(DrawReason::Repetition);
         let line = game_line(&game(0, draw, None));
+        // The match's header and game 0's line with `from` replaced by `to`.
+        let edited = |from: &str, to: &str| format!("{head}{}", line.replace(from, to));
         let cases: Vec<(String, usize, &str)> = vec![
             (
                 format!("{}{line}", header(&other)),
@@ -276,33 +278,19 @@ mod tests {
                 "not one of this match's 4 games",
             ),
             (
-                format!("{head}{}", line.replace("a=Black", "a=White")),
+                edited("a=Black", "a=White"),
                 2,
                 "this match's plan has A as Black",
             ),
             (
-                format!(
-                    "{head}{}",
-                    line.replace("draw (Repetition)", "draw (Boredom)")
-                ),
+                edited("draw (Repetition)", "draw (Boredom)"),
                 2,
                 "'draw (Boredom)' is not a game result",
             ),
+            (edited("a=Black", "a=Red"), 2, "'Red' is not Black or White"),
+            (edited("game 0", "game x"), 2, "'x' is not a number"),
             (
-                format!("{head}{}", line.replace("a=Black", "a=Red")),
-                2,
-                "'Red' is not Black or White",
-            ),
-            (
-                format!("{head}{}", line.replace("game 0", "game x")),
-                2,
-                "'x' is not a number",
-            ),
-            (
-                format!(
-                    "{head}{}",
-                    line.replace(" moves: 7g7f 3c3d 2g2f", " moves: 7g7f")
-                ),
+                edited(" moves: 7g7f 3c3d 2g2f", " moves: 7g7f"),
                 2,
                 "fewer than the 2 of its opening",
             ),
