@@ -8,7 +8,7 @@
 //! game 3 a=White result="black wins (RoyalCaptured)" moves: e7e6 ...
 //! ```
 
-use crate::config::MatchConfig;
+use crate::config::{GamePlan, MatchConfig};
 use crate::report::GameRecord;
 use koma_rules::{Color, Outcome};
 
@@ -100,40 +100,25 @@ pub fn read_record(text: &str, cfg: &MatchConfig) -> Result<Recorded, RecordFile
         }
         None => return Ok(recorded),
     }
+    let plan = GamePlan::paired(cfg.games);
     let mut seen = vec![false; cfg.games];
     for (i, line) in lines.iter().enumerate().skip(1) {
         let err = |reason: String| RecordFileError {
             line: i + 1,
             reason,
         };
-        let g = parse_game(line, cfg.opening_plies).map_err(err)?;
-        if g.index >= cfg.games {
-            return Err(err(format!(
-                "game {} is not one of this match's {} games",
-                g.index, cfg.games
-            )));
-        }
+        let g = parse_game(line, &plan, cfg.opening_plies).map_err(err)?;
         if std::mem::replace(&mut seen[g.index], true) {
             return Err(err(format!("game {} is recorded twice", g.index)));
-        }
-        let planned = if g.index % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        if g.a_color != planned {
-            return Err(err(format!(
-                "game {} has A as {:?}; this match's plan has A as {planned:?}",
-                g.index, g.a_color
-            )));
         }
         recorded.games.push(g);
     }
     Ok(recorded)
 }
 
-/// One `game N a=C result="R"[ forfeit="F"] moves: M...` line.
-fn parse_game(line: &str, opening_plies: u32) -> Result<GameRecord, String> {
+/// One `game N a=C result="R"[ forfeit="F"] moves: M...` line, of a game of `plan` with A's
+/// colour as planned.
+fn parse_game(line: &str, plan: &[GamePlan], opening_plies: u32) -> Result<GameRecord, String> {
     let shape = || {
         format!(
             "'{}' is not a game line (game N a=Black|White result=\"...\" moves: ...)",
@@ -154,6 +139,18 @@ fn parse_game(line: &str, opening_plies: u32) -> Result<GameRecord, String> {
         "White" => Color::White,
         other => return Err(format!("A's colour '{other}' is not Black or White")),
     };
+    let planned = plan.get(index).ok_or_else(|| {
+        format!(
+            "game {index} is not one of this match's {} games",
+            plan.len()
+        )
+    })?;
+    if a_color != planned.a_color {
+        return Err(format!(
+            "game {index} has A as {a_color:?}; this match's plan has A as {:?}",
+            planned.a_color
+        ));
+    }
     let rest = rest.strip_prefix("result=\"").ok_or_else(shape)?;
     // The moves hold no quote, so the last quote closes the result or the forfeit reason.
     let close = rest.rfind('"').ok_or_else(shape)?;
@@ -176,7 +173,7 @@ fn parse_game(line: &str, opening_plies: u32) -> Result<GameRecord, String> {
     }
     Ok(GameRecord {
         index,
-        pair: index / 2,
+        pair: planned.opening,
         a_color,
         opening: moves[..plies].to_vec(),
         moves,

@@ -84,9 +84,8 @@ pub struct Finder {
 }
 
 /// The evaluators' model source: loads each newly published model, `copies` times (at least
-/// once). A model
-/// whose weights do not match their record, or that does not load, is rejected once and
-/// skipped until the record changes; the workers keep the model they have.
+/// once). A model whose weights do not match their record, or that does not load, is rejected
+/// once and skipped until the record changes; the workers keep the model they have.
 pub fn reloader(
     store: Arc<Store>,
     cache: PathBuf,
