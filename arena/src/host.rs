@@ -8,7 +8,7 @@ use crate::config::GamePlan;
 use crate::error::ArenaError;
 use crate::external::{ExternalEngine, Forfeit};
 use crate::models::Mover;
-use crate::opening::sub_seed;
+use crate::opening::{play_opening, sub_seed};
 use crate::progress::Progress;
 use crate::report::GameRecord;
 use koma_engine::search::search_config;
@@ -107,24 +107,17 @@ impl Host for MatchHost<'_> {
         let plan = *self.plan.get(self.next)?;
         let opening = &self.openings[self.next];
         self.next += 1;
-        let mut pos = self.start.clone();
-        let mut game = ArenaGame {
+        let (pos, texts) = play_opening(self.start, opening);
+        let game = ArenaGame {
             index: plan.index,
             pair: plan.opening,
             a_color: plan.a_color,
             rng: StdRng::seed_from_u64(sub_seed(self.seed, MOVE_STREAM, plan.index as u64)),
-            opening: Vec::with_capacity(opening.len()),
-            moves: Vec::new(),
-            played: Vec::new(),
+            opening: texts.clone(),
+            moves: texts,
+            played: opening.clone(),
             forfeit: None,
         };
-        for &m in opening {
-            let text = pos.move_text(&m);
-            game.opening.push(text.clone());
-            game.moves.push(text);
-            game.played.push(m);
-            pos.make_move(m);
-        }
         // Two players that are the same model with the same search share a tree, as one
         // player searching both sides would (self-play does the same).
         let specs = [0, 1].map(|slot| self.tree_spec(&self.movers[slot], plan.index, slot));

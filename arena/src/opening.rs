@@ -27,6 +27,22 @@ pub fn sub_seed(seed: u64, stream: u64, index: u64) -> u64 {
 /// Stream of [`sub_seed`] for openings.
 pub const OPENING_STREAM: u64 = 1;
 
+/// `moves` played from `start`: the position they reach and each move's text in the variant's
+/// notation. The arena's host starts its games from it, and a resumed match checks a kept
+/// game's recorded opening against its texts, so the two read an opening the same way.
+pub fn play_opening(start: &Position, moves: &[Move]) -> (Position, Vec<String>) {
+    let mut pos = start.clone();
+    let texts = moves
+        .iter()
+        .map(|&m| {
+            let text = pos.move_text(&m);
+            pos.make_move(m);
+            text
+        })
+        .collect();
+    (pos, texts)
+}
+
 /// The opening of pair `pair`: `plies` random legal moves from `start` after which the game is
 /// not over. The same seed and pair always give the same opening.
 pub fn opening(

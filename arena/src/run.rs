@@ -6,12 +6,12 @@ use crate::error::ArenaError;
 use crate::external::ExternalEngine;
 use crate::host::MatchHost;
 use crate::models::Models;
-use crate::opening::opening;
+use crate::opening::{opening, play_opening};
 use crate::player::PlayerSpec;
 use crate::progress::Progress;
 use crate::report::{GameRecord, MatchReport};
 use koma_mcts::driver::play_games;
-use koma_rules::{Move, PieceValues, Position};
+use koma_rules::{PieceValues, Position};
 use std::time::Duration;
 
 /// libtorch's CPU thread count for the length of a match, restored afterwards so that a
@@ -84,19 +84,6 @@ fn start_position(cfg: &MatchConfig) -> Result<Position, ArenaError> {
     Ok(start)
 }
 
-/// The opening's moves in the notation a record writes.
-fn opening_texts(start: &Position, moves: &[Move]) -> Vec<String> {
-    let mut pos = start.clone();
-    moves
-        .iter()
-        .map(|&m| {
-            let text = pos.move_text(&m);
-            pos.make_move(m);
-            text
-        })
-        .collect()
-}
-
 /// The games of `plan` played beside the finished ones of `done`.
 fn play_plan(
     cfg: &MatchConfig,
@@ -112,7 +99,7 @@ fn play_plan(
     let start = start_position(cfg)?;
     for d in &done {
         let moves = opening(&start, cfg.opening_plies, cfg.seed, d.pair)?;
-        let want = opening_texts(&start, &moves);
+        let (_, want) = play_opening(&start, &moves);
         if d.opening != want {
             return Err(ArenaError::Resume {
                 game: d.index,
