@@ -84,12 +84,17 @@ impl MatchHost<'_> {
                 evaluator,
                 gumbel,
                 material,
+                relative,
                 draw,
                 ..
             } => Some(TreeSpec {
-                config: SearchConfig {
-                    draw_score: draw.unwrap_or(0.0),
-                    ..search_config(gumbel, material)
+                config: {
+                    let base = search_config(gumbel, material);
+                    SearchConfig {
+                        draw_score: draw.unwrap_or(0.0),
+                        relative_material: relative.unwrap_or(base.relative_material),
+                        ..base
+                    }
                 },
                 seed: sub_seed(self.seed, TREE_STREAM, (2 * index + slot) as u64),
                 evaluator,
@@ -235,20 +240,24 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
-    /// A model player's `draw=D` is what its search tree scores a draw at; without it a draw
-    /// is worth 0, and the other player's setting does not leak into its tree.
+    /// A model player's `draw=D` is what its search tree scores a draw at, and its
+    /// `relative=on|off` how the tree counts material; without them a draw is worth 0 and
+    /// material is counted as the engine's search counts it, and the other player's settings
+    /// do not leak into its tree.
     #[test]
-    fn a_model_players_draw_score_reaches_its_search_tree() {
+    fn a_model_players_draw_score_and_material_count_reach_its_search_tree() {
         let variant = Arc::new(Variant::load("hand-shogi").unwrap());
         let start = Position::start(&variant);
-        let search = |draw| Mover::Search {
+        let search = |draw, relative| Mover::Search {
             evaluator: 0,
             sims: 8,
             gumbel: false,
             material: None,
+            relative,
             draw,
         };
-        let movers = [search(Some(-0.3)), search(None)];
+        let default = search_config(false, None).relative_material;
+        let movers = [search(Some(-0.3), Some(!default)), search(None, None)];
         let mut externals = [None, None];
         let host = MatchHost {
             plan: &[],
@@ -270,6 +279,8 @@ mod tests {
         let b = host.tree_spec(&movers[1], 0, 1).unwrap();
         assert_eq!(a.config.draw_score, -0.3);
         assert_eq!(b.config.draw_score, 0.0);
+        assert_eq!(a.config.relative_material, !default);
+        assert_eq!(b.config.relative_material, default);
         assert!(host.tree_spec(&Mover::Greedy, 0, 0).is_none());
     }
 }

@@ -31,6 +31,8 @@ pub enum Mover {
         gumbel: bool,
         /// Material weight of the search's utility, when not the default.
         material: Option<f32>,
+        /// Material counted from the root's difference, when not the default.
+        relative: Option<bool>,
         /// What a draw is worth to the player, when not the default.
         draw: Option<f32>,
     },
@@ -98,6 +100,7 @@ impl Models {
                     sims: p.sims,
                     gumbel: p.gumbel,
                     material: p.material,
+                    relative: p.relative,
                     draw: p.draw,
                 }
             }

@@ -1,5 +1,5 @@
 //! The players of a match, as the user names them: `random`, `greedy`, or
-//! `model:PATH[:sims=N][:gumbel][:material=W][:draw=D]`.
+//! `model:PATH[:sims=N][:gumbel][:material=W][:relative=on|off][:draw=D]`.
 //!
 //! A [`PlayerSpec`] is only a description (parsing needs no files); the match loads models
 //! when it starts, so that a typo in a player string is reported before anything heavy runs.
@@ -16,7 +16,7 @@ pub use koma_engine::search::DEFAULT_SIMS;
 
 /// The forms a player string may take, for error messages.
 const FORMS: &str = "random, greedy, alphabeta:depth=N[:millis=T][:contempt=C], \
-                     model:PATH[:sims=N][:gumbel][:material=W][:draw=D], or an external engine \
+                     model:PATH[:sims=N][:gumbel][:material=W][:relative=on|off][:draw=D], or an external engine \
                      uci:CMD, \
                      usi:CMD or xboard:CMD[;go=..][;option:NAME=VALUE]";
 
@@ -50,6 +50,9 @@ pub struct ModelPlayer {
     /// Weight of material in the search's utility (`SearchConfig::material_weight`); `None`
     /// keeps the default.
     pub material: Option<f32>,
+    /// Whether the search counts material from the root's difference
+    /// (`SearchConfig::relative_material`); `None` keeps the default.
+    pub relative: Option<bool>,
     /// What a draw is worth to this player (`SearchConfig::draw_score`, contempt below 0);
     /// `None` keeps the default (0).
     pub draw: Option<f32>,
@@ -63,6 +66,7 @@ impl ModelPlayer {
             sims: DEFAULT_SIMS,
             gumbel: false,
             material: None,
+            relative: None,
             draw: None,
         }
     }
@@ -211,6 +215,21 @@ impl FromStr for PlayerSpec {
                         "option 'material' needs a value, as in material=0.4".into(),
                     ))
                 }
+                ("relative", Some(v)) => {
+                    if player.relative.is_some() {
+                        return Err(fail("option 'relative' is given twice".into()));
+                    }
+                    player.relative = match v {
+                        "on" => Some(true),
+                        "off" => Some(false),
+                        _ => return Err(fail(format!("relative '{v}' is neither on nor off"))),
+                    };
+                }
+                ("relative", None) => {
+                    return Err(fail(
+                        "option 'relative' needs a value, as in relative=on".into(),
+                    ))
+                }
                 ("draw", Some(v)) => {
                     if player.draw.is_some() {
                         return Err(fail("option 'draw' is given twice".into()));
@@ -231,7 +250,7 @@ impl FromStr for PlayerSpec {
                 (other, _) => {
                     return Err(fail(format!(
                         "unknown model option '{other}' (known: sims=N, gumbel, material=W, \
-                         draw=D)"
+                         relative=on|off, draw=D)"
                     )))
                 }
             }
@@ -256,6 +275,9 @@ impl fmt::Display for PlayerSpec {
                 if let Some(w) = m.material {
                     write!(f, ":material={w}")?;
                 }
+                if let Some(r) = m.relative {
+                    write!(f, ":relative={}", if r { "on" } else { "off" })?;
+                }
                 if let Some(d) = m.draw {
                     write!(f, ":draw={d}")?;
                 }
@@ -279,6 +301,8 @@ mod tests {
             "model:x:sims=8:material=0.7",
             "model:x:sims=8:draw=-0.3",
             "model:x:sims=8:gumbel:material=0.5:draw=0.25",
+            "model:x:sims=8:relative=on",
+            "model:x:sims=8:material=0.4:relative=off:draw=-0.1",
             "alphabeta:depth=2",
             "alphabeta:depth=3:millis=500",
         ] {

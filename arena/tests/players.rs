@@ -59,6 +59,15 @@ fn bad_strings_say_what_is_wrong() {
         ("model:x:draw=nil", "draw 'nil' is not a score"),
         ("model:x:draw", "'draw' needs a value"),
         ("model:x:draw=0.1:draw=0.2", "'draw' is given twice"),
+        (
+            "model:x:relative=yes",
+            "relative 'yes' is neither on nor off",
+        ),
+        ("model:x:relative", "'relative' needs a value"),
+        (
+            "model:x:relative=on:relative=off",
+            "'relative' is given twice",
+        ),
     ];
     for (s, want) in cases {
         let e = parse_err(s);

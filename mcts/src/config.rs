@@ -54,6 +54,15 @@ pub struct SearchConfig {
     /// the opponent's best answer (`koma_rules::PieceValues::quick_balance`: two plies, from
     /// the leaf's own move list, with no move generation).
     pub material_depth: u32,
+    /// Count a leaf's material from the root's own difference instead of from level
+    /// material, as KataGo centres its score utility on the root's expected score. The
+    /// material term is a tanh of the difference, so a side far ahead sees one more piece won
+    /// or lost move it hardly at all, and, with the value head sure of the win as well, every
+    /// move looks the same: the search shuffles, and a won game runs into the length limit.
+    /// Centred, each piece keeps the weight it has in a level game. The centre is taken from
+    /// the root when a search begins; a reused subtree keeps the values it was given under the
+    /// previous one.
+    pub relative_material: bool,
     /// What a draw is worth to the side that searches (the root's side to move), in
     /// [-1, 1]; its opponent is credited the opposite (contempt, as classical engines have
     /// it). Below 0 the search steers away from draws, which a game that allows repetition
@@ -84,6 +93,7 @@ impl Default for SearchConfig {
             root_mate_nodes: 100,
             material_weight: 0.4,
             material_depth: 2,
+            relative_material: false,
             draw_score: 0.0,
         }
     }

@@ -6,7 +6,7 @@ use crate::gumbel::GumbelRoot;
 use crate::node::{Edge, Node, State, NONE};
 use crate::noise::dirichlet;
 use koma_rules::mate::{Budget, MateAnswer, MateSolver};
-use koma_rules::{Move, Outcome, PieceValues, Position};
+use koma_rules::{Color, Move, Outcome, PieceValues, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
@@ -51,6 +51,10 @@ pub struct Tree {
     pub(crate) root_win: Option<Move>,
     /// Piece values of the variant searched (made at the first leaf).
     values: Option<PieceValues>,
+    /// The side to move at the root of the current search and its material difference, from
+    /// which leaves count their material (`SearchConfig::relative_material`); taken at the
+    /// search's first walk.
+    material_centre: Option<(Color, i64)>,
     /// The moves the current root may choose from, when the caller restricted them.
     root_moves: Option<Vec<Move>>,
     /// The root's value when every move from it leads to a decided position (MCTS-solver)
@@ -79,6 +83,7 @@ impl Tree {
             budget: 0,
             root_win: None,
             values: None,
+            material_centre: None,
             root_moves: None,
             root_decided: None,
             solver: None,
@@ -105,6 +110,7 @@ impl Tree {
         self.root_win = None;
         self.root_moves = None;
         self.root_decided = None;
+        self.material_centre = None;
     }
 
     /// Sets what a draw is worth to the searching side (`SearchConfig::draw_score`). The
@@ -129,6 +135,7 @@ impl Tree {
         self.root_sims = 0;
         self.gumbel = None;
         self.noise_applied = false;
+        self.material_centre = None;
         let root = self.root as usize;
         if self.nodes[root].state == State::Expanded {
             // Reused root: restore the network priors before new noise.
@@ -167,6 +174,17 @@ impl Tree {
 
     /// Walks to a leaf; see [`Gathered`]. `pos` must be the root position and is left as it was.
     pub fn gather<E: Evaluator>(&mut self, pos: &mut Position, eval: &E) -> Gathered<E::Request> {
+        if self.cfg.relative_material
+            && self.cfg.material_weight > 0.0
+            && self.material_centre.is_none()
+        {
+            // `pos` is the root here: the search's first walk fixes its centre.
+            let values = self
+                .values
+                .get_or_insert_with(|| PieceValues::new(pos.variant()));
+            let side = pos.side_to_move();
+            self.material_centre = Some((side, values.difference(pos, side)));
+        }
         let mut path: Vec<u32> = Vec::new();
         let mut node = self.root;
         loop {
@@ -233,10 +251,16 @@ impl Tree {
             let values = self
                 .values
                 .get_or_insert_with(|| PieceValues::new(pos.variant()));
+            let side = pos.side_to_move();
+            let centre = match self.material_centre {
+                Some((c, d)) if c == side => d,
+                Some((_, d)) => -d,
+                None => 0,
+            };
             if self.cfg.material_depth == 0 {
-                values.balance(pos, pos.side_to_move())
+                values.balance_about(pos, side, centre)
             } else {
-                values.quick_balance(pos, &moves)
+                values.quick_balance_about(pos, &moves, centre)
             }
         } else {
             0.0
@@ -558,6 +582,7 @@ impl Tree {
     /// Moves to the child reached by `mv`, keeping its subtree (tree reuse); forgets the tree if
     /// that child was never evaluated.
     pub fn advance(&mut self, mv: Move) {
+        self.material_centre = None;
         let (a, b) = self.edge_range(self.root);
         let child = self.edges[a..b]
             .iter()

@@ -205,6 +205,56 @@ fn the_material_term_takes_loose_pieces_and_keeps_its_own() {
     assert!(value.abs() < 1e-6, "value {value}");
 }
 
+/// Black far ahead (nine pieces in hand), with White's gold loose to the lance on e2 as in
+/// [`LOOSE_GOLD`].
+const FAR_AHEAD_LOOSE_GOLD: &str = "4k4/9/9/9/4g4/9/9/4L4/4K4 b GGGSSSLLL";
+
+/// Far ahead, material counted from level hardly tells a gold won from a quiet move (the
+/// term is a tanh of the difference, nearly flat there), so the search spreads its visits;
+/// counted from the root's own lead, the capture is worth what it is worth in a level game and
+/// the search takes it.
+#[test]
+fn relative_material_keeps_a_side_far_ahead_taking_material() {
+    let v = load_variant("hand-shogi").unwrap();
+    let share = |relative_material: bool| {
+        let mut pos = Position::from_text(&v, FAR_AHEAD_LOOSE_GOLD).unwrap();
+        let cfg = SearchConfig {
+            relative_material,
+            ..SearchConfig::default()
+        };
+        let mut tree = Tree::new(cfg, 6);
+        let r = search(&mut tree, &mut pos, &UniformEvaluator, 400, 1, false).unwrap();
+        let capture = r
+            .visits
+            .iter()
+            .find(|(m, _)| pos.move_text(m) == "e2e5")
+            .map_or(0, |v| v.1);
+        let total: u32 = r.visits.iter().map(|v| v.1).sum();
+        (pos.move_text(&r.best), capture as f32 / total as f32)
+    };
+    let (best, relative) = share(true);
+    let (_, from_level) = share(false);
+    assert_eq!(best, "e2e5");
+    assert!(relative > 0.5, "share of the capture {relative}");
+    assert!(
+        relative > 3.0 * from_level,
+        "{relative} against {from_level} counted from level"
+    );
+    // From a level root (the start position) the two counts are the same.
+    let level = |relative_material: bool| {
+        let mut pos = Position::start(&v);
+        let cfg = SearchConfig {
+            relative_material,
+            ..SearchConfig::default()
+        };
+        let mut tree = Tree::new(cfg, 7);
+        search(&mut tree, &mut pos, &UniformEvaluator, 200, 1, false)
+            .unwrap()
+            .visits
+    };
+    assert_eq!(level(true), level(false));
+}
+
 /// A restricted root searches only the allowed moves, under PUCT and Gumbel, fresh and reused;
 /// the mate it is not allowed to play is not played. The restriction ends with the root.
 #[test]

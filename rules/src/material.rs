@@ -92,7 +92,20 @@ impl PieceValues {
     /// and short-term targets of Go engines) that teaches what hanging pieces cost long
     /// before game results do.
     pub fn balance(&self, pos: &Position, color: Color) -> f32 {
-        (self.difference(pos, color) as f32 / self.scale).tanh()
+        self.balance_about(pos, color, 0)
+    }
+
+    /// [`PieceValues::balance`] counted from `centre` (a difference in value units) instead
+    /// of from level material: tanh of (difference minus `centre`) over four mean piece
+    /// values. A search centred on its root's difference keeps a full piece's worth of
+    /// preference for every piece won or lost, however far ahead the root already stands.
+    pub fn balance_about(&self, pos: &Position, color: Color, centre: i64) -> f32 {
+        self.squash(self.difference(pos, color) - centre)
+    }
+
+    /// A difference in value units mapped into (-1, 1).
+    fn squash(&self, diff: i64) -> f32 {
+        (diff as f32 / self.scale).tanh()
     }
 
     /// Own minus enemy non-royal material of `color`, on the board and in hand, in value units.
@@ -166,7 +179,7 @@ impl PieceValues {
         let mut moves = Vec::new();
         let diff = self.capture_search(pos, i64::MIN + 1, i64::MAX, depth, &mut moves);
         debug_assert_eq!(pos.side_to_move(), us);
-        (diff as f32 / self.scale).tanh()
+        self.squash(diff)
     }
 
     /// [`PieceValues::resolved_balance`] at depth 2 without a move generation: the side to
@@ -178,6 +191,12 @@ impl PieceValues {
     /// once, or gains by promoting: this estimate then counts the plain capture of the most
     /// valuable attacked piece.
     pub fn quick_balance(&self, pos: &mut Position, legal: &[Move]) -> f32 {
+        self.quick_balance_about(pos, legal, 0)
+    }
+
+    /// [`PieceValues::quick_balance`] counted from `centre`, as
+    /// [`PieceValues::balance_about`] counts. A capture of the last royal piece is still 1.
+    pub fn quick_balance_about(&self, pos: &mut Position, legal: &[Move], centre: i64) -> f32 {
         let us = pos.side_to_move();
         let them = us.opposite();
         let stand = self.difference(pos, us);
@@ -188,7 +207,7 @@ impl PieceValues {
             .filter(|c| c.0 > 0)
             .collect();
         if captures.is_empty() {
-            return (stand as f32 / self.scale).tanh();
+            return self.squash(stand - centre);
         }
         captures.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
         // Our pieces, most valuable first: the opponent's answers look at them in this order.
@@ -243,7 +262,7 @@ impl PieceValues {
             }
             pos.unmake_move();
         }
-        (best as f32 / self.scale).tanh()
+        self.squash(best - centre)
     }
 
     /// What `by`, to move, gains at best by a legal move that takes the piece on `sq` (its
@@ -538,6 +557,36 @@ mod tests {
         assert!((t.balance(&pos, Color::Black) - expect).abs() < 1e-6);
         assert!((t.balance(&pos, Color::White) + expect).abs() < 1e-6);
         assert!(t.scale > 10.0 && t.scale < 40.0, "scale {}", t.scale);
+        // Counted from Black's own lead of 7, the position is level for either side.
+        assert_eq!(t.balance_about(&pos, Color::Black, 7), 0.0);
+        assert_eq!(t.balance_about(&pos, Color::White, -7), 0.0);
+        let centred = t.balance_about(&start, Color::Black, 7);
+        assert!((centred + (7.0 / t.scale).tanh()).abs() < 1e-6, "{centred}");
+    }
+
+    #[test]
+    fn quick_balance_about_a_centre_counts_only_the_change() {
+        let v = load_variant("hand-shogi").unwrap();
+        let t = PieceValues::new(&v);
+        // Black is far ahead (a gold and a lance on the board, five pieces in hand), and its
+        // lance can take White's hanging gold (6 off the board, 6 into Black's hand).
+        let mut pos = Position::from_text(&v, "4k4/9/9/9/4g4/9/9/4L4/G3K4 b GGSSS").unwrap();
+        let legal = pos.legal_moves();
+        let d = t.difference(&pos, Color::Black);
+        assert!(d > 12, "{d}");
+        let from_level = t.quick_balance(&mut pos, &legal);
+        let about = t.quick_balance_about(&mut pos, &legal, d);
+        assert!((from_level - ((d + 12) as f32 / t.scale).tanh()).abs() < 1e-6);
+        assert!((about - (12.0 / t.scale).tanh()).abs() < 1e-6, "{about}");
+        // Far ahead, the capture barely moves the balance counted from level material; counted
+        // from the position's own difference it is worth what it is worth in a level game.
+        let level_gain = from_level - t.balance(&pos, Color::Black);
+        assert!(about > 2.0 * level_gain, "{about} {level_gain}");
+        // A lone gold takes nothing: counted from its own difference the position is level.
+        let mut quiet = Position::from_text(&v, "4k4/9/9/9/9/9/9/4G4/4K4 b -").unwrap();
+        let legal = quiet.legal_moves();
+        let d = t.difference(&quiet, Color::Black);
+        assert_eq!(t.quick_balance_about(&mut quiet, &legal, d), 0.0);
     }
 
     #[test]
