@@ -201,7 +201,13 @@ impl RunConfig {
         let cfg: RunConfig = toml::from_str(text).map_err(|e| {
             let at = e.span().map_or(0, |s| s.start).min(text.len());
             let line = text[..at].matches('\n').count() + 1;
-            anyhow::anyhow!("{file}:{line}: {}", e.message())
+            // The line itself, so that a wrong value is shown with the key it was given to.
+            match text.lines().nth(line - 1).map(str::trim) {
+                Some(src) if !src.is_empty() => {
+                    anyhow::anyhow!("{file}:{line}: {} (in `{src}`)", e.message())
+                }
+                _ => anyhow::anyhow!("{file}:{line}: {}", e.message()),
+            }
         })?;
         cfg.precision_choice()
             .map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
