@@ -28,6 +28,10 @@ fn a_malformed_configuration_names_its_line() {
     let text = "variant = \"hand-shogi\"\n[model]\nblocks = \"many\"\n";
     let e = RunConfig::parse(text, "bad.toml").unwrap_err().to_string();
     assert!(e.starts_with("bad.toml:3:"), "{e}");
+    assert!(
+        e.ends_with("(in `blocks = \"many\"`)"),
+        "shows the line: {e}"
+    );
 }
 
 /// The value targets' half-life is a fifth of the variant's length limit unless a
@@ -96,6 +100,30 @@ fn the_draw_score_is_zero_unless_set_and_stays_between_a_loss_and_a_win() {
     .to_string();
     assert!(
         e.contains("t.toml") && e.contains("draw_score") && e.contains("-2"),
+        "{e}"
+    );
+}
+
+#[test]
+fn relative_material_is_off_unless_set_and_must_be_a_boolean() {
+    let base = "variant = \"hand-shogi\"\n[model]\nblocks = 1\nchannels = 8\ngpool_every = 0\n\
+                head_dim = 8\nvalue_channels = 4\nvalue_hidden = 8\n";
+    let cfg = RunConfig::parse(base, "t.toml").unwrap();
+    assert!(!cfg.selfplay.search.relative_material);
+    let cfg = RunConfig::parse(
+        &format!("{base}[selfplay.search]\nrelative_material = true\n"),
+        "t.toml",
+    )
+    .unwrap();
+    assert!(cfg.selfplay.search.relative_material);
+    let e = RunConfig::parse(
+        &format!("{base}[selfplay.search]\nrelative_material = \"yes\"\n"),
+        "t.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("t.toml:10:") && e.contains("relative_material = \"yes\""),
         "{e}"
     );
 }
