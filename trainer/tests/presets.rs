@@ -6,6 +6,10 @@ use koma_model::Model;
 use koma_rules::{load_variant, Position};
 use koma_trainer::RunConfig;
 
+/// A configuration of the smallest network, for the tests of single settings.
+const TINY: &str = "variant = \"hand-shogi\"\n[model]\nblocks = 1\nchannels = 8\ngpool_every = 0\n\
+                    head_dim = 8\nvalue_channels = 4\nvalue_hidden = 8\n";
+
 #[test]
 fn every_preset_builds_its_network() {
     let names = RunConfig::preset_names();
@@ -55,8 +59,7 @@ fn the_value_half_life_follows_the_variant_unless_set() {
 #[test]
 fn the_training_precision_is_fp32_unless_set() {
     use koma_model::{Precision, PrecisionChoice};
-    let base = "variant = \"hand-shogi\"\n[model]\nblocks = 1\nchannels = 8\ngpool_every = 0\n\
-                head_dim = 8\nvalue_channels = 4\nvalue_hidden = 8\n";
+    let base = TINY;
     let cfg = RunConfig::parse(base, "t.toml").unwrap();
     assert_eq!(
         cfg.training_precision_choice().unwrap(),
@@ -82,8 +85,7 @@ fn the_training_precision_is_fp32_unless_set() {
 
 #[test]
 fn the_draw_score_is_zero_unless_set_and_stays_between_a_loss_and_a_win() {
-    let base = "variant = \"hand-shogi\"\n[model]\nblocks = 1\nchannels = 8\ngpool_every = 0\n\
-                head_dim = 8\nvalue_channels = 4\nvalue_hidden = 8\n";
+    let base = TINY;
     let cfg = RunConfig::parse(base, "t.toml").unwrap();
     assert_eq!(cfg.selfplay.search.draw_score, 0.0);
     let cfg = RunConfig::parse(
@@ -106,8 +108,7 @@ fn the_draw_score_is_zero_unless_set_and_stays_between_a_loss_and_a_win() {
 
 #[test]
 fn relative_material_is_off_unless_set_and_must_be_a_boolean() {
-    let base = "variant = \"hand-shogi\"\n[model]\nblocks = 1\nchannels = 8\ngpool_every = 0\n\
-                head_dim = 8\nvalue_channels = 4\nvalue_hidden = 8\n";
+    let base = TINY;
     let cfg = RunConfig::parse(base, "t.toml").unwrap();
     assert!(!cfg.selfplay.search.relative_material);
     let cfg = RunConfig::parse(
