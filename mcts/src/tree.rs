@@ -167,6 +167,12 @@ impl Tree {
         self.nodes.len() == 1 && self.nodes[0].state == State::New
     }
 
+    /// The piece values of the variant searched, made the first time they are needed.
+    fn piece_values(&mut self, pos: &Position) -> &PieceValues {
+        self.values
+            .get_or_insert_with(|| PieceValues::new(pos.variant()))
+    }
+
     pub(crate) fn edge_range(&self, node: u32) -> (usize, usize) {
         let n = &self.nodes[node as usize];
         (n.first_edge as usize, (n.first_edge + n.n_edges) as usize)
@@ -179,11 +185,9 @@ impl Tree {
             && self.material_centre.is_none()
         {
             // `pos` is the root here: the search's first walk fixes its centre.
-            let values = self
-                .values
-                .get_or_insert_with(|| PieceValues::new(pos.variant()));
             let side = pos.side_to_move();
-            self.material_centre = Some((side, values.difference(pos, side)));
+            let difference = self.piece_values(pos).difference(pos, side);
+            self.material_centre = Some((side, difference));
         }
         let mut path: Vec<u32> = Vec::new();
         let mut node = self.root;
@@ -248,16 +252,15 @@ impl Tree {
             }
         }
         let material = if self.cfg.material_weight > 0.0 {
-            let values = self
-                .values
-                .get_or_insert_with(|| PieceValues::new(pos.variant()));
             let side = pos.side_to_move();
             let centre = match self.material_centre {
                 Some((c, d)) if c == side => d,
                 Some((_, d)) => -d,
                 None => 0,
             };
-            if self.cfg.material_depth == 0 {
+            let depth = self.cfg.material_depth;
+            let values = self.piece_values(pos);
+            if depth == 0 {
                 values.balance_about(pos, side, centre)
             } else {
                 values.quick_balance_about(pos, &moves, centre)
