@@ -35,6 +35,38 @@ impl Position {
     /// [`Position::is_attacked`], with `by`'s complex pieces given (squares that no longer
     /// hold one are skipped) instead of looked for on the whole board.
     pub fn is_attacked_given(&self, sq: Square, by: Color, complex: Option<&[Square]>) -> bool {
+        if self.is_attacked_simple(sq, by) {
+            return true;
+        }
+        let t = &self.variant.attacks[by.index()];
+        if !t.complex.is_empty() {
+            let found = match complex {
+                Some(list) => self.is_attacked_by_complex(sq, by, list),
+                None => self.complex_attack(sq, by, |p| t.complex.contains(p)),
+            };
+            if found {
+                return true;
+            }
+        }
+        // Burns last: they generate the burners' moves.
+        self.variant.has_burners() && self.burn_attacked(sq, by)
+    }
+
+    /// Whether a complex piece of `by` standing on one of `complex` could capture on `sq`
+    /// (squares that no longer hold one are skipped): the complex part of
+    /// [`Position::is_attacked_given`].
+    pub fn is_attacked_by_complex(&self, sq: Square, by: Color, complex: &[Square]) -> bool {
+        let t = &self.variant.attacks[by.index()];
+        complex.iter().any(|&from| {
+            let p = self.board[from.index()];
+            p.is_color(by) && t.complex.contains(p) && self.complex_attacks_from(from, p, sq)
+        })
+    }
+
+    /// Whether a plain leap or slide of `by` could capture on `sq`: the reverse-table part of
+    /// [`Position::is_attacked_given`], without the complex pieces and burns.
+    #[inline]
+    pub fn is_attacked_simple(&self, sq: Square, by: Color) -> bool {
         let t = &self.variant.attacks[by.index()];
         let at = sq.0 as i32;
         for (d, set) in &t.leaps {
@@ -56,22 +88,54 @@ impl Position {
                 break;
             }
         }
-        if !t.complex.is_empty() {
-            let found = match complex {
-                Some(list) => list.iter().any(|&from| {
-                    let p = self.board[from.index()];
-                    p.is_color(by)
-                        && t.complex.contains(p)
-                        && self.complex_attacks_from(from, p, sq)
-                }),
-                None => self.complex_attack(sq, by, |p| t.complex.contains(p)),
-            };
-            if found {
-                return true;
+        false
+    }
+
+    /// Sets `marks[sq]` (indexed by [`Square::index`]) for every square that a complex piece
+    /// of `by` standing on one of `complex` could capture on, by one walk of each piece's
+    /// paths: the complex part of [`Position::is_attacked_given`] for every square at once,
+    /// for callers that ask it of many squares of one position. Squares in `complex` that no
+    /// longer hold such a piece are skipped; a few empty squares may be marked too.
+    pub fn mark_complex_reach(
+        &self,
+        by: Color,
+        complex: &[Square],
+        marks: &mut [bool],
+        scratch: &mut Vec<Square>,
+    ) {
+        let t = &self.variant.attacks[by.index()];
+        for &from in complex {
+            let p = self.board[from.index()];
+            if p.is_color(by) && t.complex.contains(p) {
+                scratch.clear();
+                self.complex_reach(from, p, scratch);
+                for sq in scratch.iter() {
+                    marks[sq.index()] = true;
+                }
             }
         }
-        // Burns last: they generate the burners' moves.
-        self.variant.has_burners() && self.burn_attacked(sq, by)
+    }
+
+    /// Sets `marks[sq]` for the first occupied square beyond `opened` along each slide
+    /// direction of `by`. When `opened` has just been emptied, these are the only squares on
+    /// which [`Position::is_attacked_simple`] can have changed from no to yes: leaps are not
+    /// blocked, and a slide reaches a new square only through the opened one.
+    pub fn mark_slides_through(&self, opened: Square, by: Color, marks: &mut [bool]) {
+        let t = &self.variant.attacks[by.index()];
+        for s in &t.slides {
+            let mut cur = opened.0 as i32;
+            for _ in 1..s.max_reach {
+                cur += s.delta;
+                let p = self.board[cur as usize];
+                if p.is_empty() {
+                    continue;
+                }
+                if !p.is_wall() {
+                    marks[cur as usize] = true;
+                }
+                break;
+            }
+        }
     }
 
     /// Whether the complex piece `p` on `from` could capture on `sq` (its reach first).

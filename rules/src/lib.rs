@@ -18,6 +18,7 @@ pub mod checks;
 pub mod color;
 pub mod counters;
 pub mod diagram;
+mod exposure;
 pub mod fen;
 pub mod geometry;
 pub mod ko_shogi;

@@ -9,6 +9,7 @@
 //! rules allow it.
 
 use crate::color::Color;
+use crate::exposure::Exposure;
 use crate::fen::piece_token;
 use crate::mv::Move;
 use crate::piece::PieceKind;
@@ -220,9 +221,9 @@ impl PieceValues {
             .map(|&sq| (self.value(pos.board[sq.index()].kind()) as i64, sq))
             .collect();
         ours.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
-        // The opponent's pieces with bent or multi-leg paths, listed once for every attack
-        // question below (a capture of ours only removes some of them).
-        let complex = pos.complex_attacker_squares(them);
+        // Which of our pieces the opponent attacks after each capture, found without testing
+        // every piece again (see `crate::exposure`).
+        let mut exposure = Exposure::new(pos, them, ours.iter().map(|o| o.1));
         let mut best = stand;
         for (taken, m) in captures {
             // Captures come most valuable first: once even this one cannot beat the best,
@@ -232,6 +233,7 @@ impl PieceValues {
             }
             let moved = (!m.is_drop()).then(|| m.from());
             let before = self.touched_material(pos, &m, us);
+            exposure.before_capture(pos);
             pos.make_move(m);
             if pos.royal_count(them) == 0 {
                 pos.unmake_move();
@@ -244,9 +246,11 @@ impl PieceValues {
             if after > best {
                 // The answer that would make this capture no better than the best so far.
                 let enough = after - best;
+                exposure.played(pos, &m);
                 let mut reply = 0i64;
-                for &(value, sq) in &ours {
-                    let (value, sq) = if Some(sq) == moved {
+                for (i, &(value, sq)) in ours.iter().enumerate() {
+                    let mover = Some(sq) == moved;
+                    let (value, sq) = if mover {
                         (self.value(pos.board[m.to().index()].kind()) as i64, m.to())
                     } else {
                         (value, sq)
@@ -254,10 +258,15 @@ impl PieceValues {
                     if value * hand + self.max_promotion_gain <= reply || reply >= enough {
                         break;
                     }
-                    if let Some(g) = self.best_capture_on(pos, sq, them, hand, &complex) {
+                    if !exposure.attacked(pos, i, sq, mover) {
+                        continue;
+                    }
+                    let complex = exposure.complex();
+                    if let Some(g) = self.best_capture_on(pos, sq, them, hand, complex) {
                         reply = reply.max(g);
                     }
                 }
+                exposure.unplayed();
                 best = best.max(after - reply);
             }
             pos.unmake_move();
@@ -267,12 +276,11 @@ impl PieceValues {
 
     /// What `by`, to move, gains at best by a legal move that takes the piece on `sq` (its
     /// victims, into the hand where captures go there, and the capturer's change of kind),
-    /// or `None` when no legal move takes it. The reverse attack test answers most squares;
-    /// where it finds an attack, the moves of the pieces that attack the square are generated
-    /// and tried for legality (a pinned piece, a king stepping into a defended square, a side
-    /// in check). Where moves act away from their squares (Ko Shogi's rule module, burning
-    /// pieces) and the rules have no king safety, the attack test and the victim's value are
-    /// the answer.
+    /// or `None` when no legal move takes it. The caller has found `sq` attacked; the moves
+    /// of the pieces that attack the square are generated and tried for legality (a pinned
+    /// piece, a king stepping into a defended square, a side in check). Where moves act away
+    /// from their squares (Ko Shogi's rule module, burning pieces) and the rules have no king
+    /// safety, the victim's value is the answer.
     fn best_capture_on(
         &self,
         pos: &mut Position,
@@ -281,9 +289,6 @@ impl PieceValues {
         hand: i64,
         complex: &[crate::square::Square],
     ) -> Option<i64> {
-        if !pos.is_attacked_given(sq, by, Some(complex)) {
-            return None;
-        }
         if pos.variant.acts_away_from_moves() {
             return Some(self.value(pos.board[sq.index()].kind()) as i64 * hand);
         }
