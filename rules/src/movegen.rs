@@ -80,7 +80,7 @@ impl Position {
         out: &mut Vec<Move>,
     ) {
         let table = &self.variant.piece(p.kind()).moves[p.color().index()];
-        if table.may_repeat || self.variant.ko.is_some() {
+        if self.variant.ko.is_some() {
             let start = out.len();
             self.generate_kind_from(from, p, out);
             let mut kept = start;
@@ -100,6 +100,9 @@ impl Position {
         }
         let f = from.0 as i32;
         let d = target.0 as i32 - f;
+        if table.may_repeat {
+            return self.generate_captures_on_dedup(from, p, target, out);
+        }
         // Without repeats at most one entry reaches `target`.
         if table.leaps.iter().any(|l| l.c && l.delta == d) {
             return self.add_board_move(p, Move::new(from, target), out);
@@ -120,6 +123,44 @@ impl Position {
 
     /// [`Position::generate_kind_from`] for tables whose entries can give the same move twice:
     /// each move is added once (a destination without kills is remembered in a cell set).
+    /// [`Position::generate_captures_on`] for a table whose entries may repeat a move: the
+    /// leaps and slides that end on `target`, then one walk of the paths keeping the moves
+    /// that take it, told apart as [`Position::generate_kind_from_dedup`] tells them.
+    fn generate_captures_on_dedup(
+        &self,
+        from: Square,
+        p: Piece,
+        target: Square,
+        out: &mut Vec<Move>,
+    ) {
+        let table = &self.variant.piece(p.kind()).moves[p.color().index()];
+        let f = from.0 as i32;
+        let d = target.0 as i32 - f;
+        let start = out.len();
+        let mut sink = MoveSink {
+            piece: p,
+            out,
+            start,
+            seen: CellSet::new(),
+        };
+        let by_leap = table.leaps.iter().any(|l| l.c && l.delta == d);
+        let by_slide = || {
+            table.slides.iter().any(|s| {
+                let k = d / s.delta;
+                s.c && d % s.delta == 0
+                    && k > 0
+                    && k <= s.range as i32
+                    && (1..k).all(|i| self.board[(f + i * s.delta) as usize].is_empty())
+            })
+        };
+        if (by_leap || by_slide()) && sink.seen.insert(target.index()) {
+            self.add_board_move(p, Move::new(from, target), sink.out);
+        }
+        if !table.is_simple() {
+            self.generate_piece_complex_on(from, target, &mut sink);
+        }
+    }
+
     fn generate_kind_from_dedup(&self, from: Square, p: Piece, out: &mut Vec<Move>) {
         let table = &self.variant.piece(p.kind()).moves[p.color().index()];
         let us = p.color();

@@ -255,6 +255,25 @@ impl Sink for MoveSink<'_> {
     }
 }
 
+/// The targeted capture generator's sink: the [`MoveSink`] for the moves that take the piece
+/// on `target` only. Whether a move takes it follows from its destination and kills, which
+/// are also what the move sink tells moves apart by, so keeping these and dropping the rest
+/// gives the same moves as generating all and keeping those that take it.
+pub(crate) struct CaptureOnSink<'s, 'o> {
+    pub(crate) target: i32,
+    pub(crate) moves: &'s mut MoveSink<'o>,
+}
+
+impl Sink for CaptureOnSink<'_, '_> {
+    #[inline]
+    fn found(&mut self, walk: &Walk, to: i32) -> bool {
+        if walk.captures_on(to, self.target) {
+            self.moves.found(walk, to);
+        }
+        false
+    }
+}
+
 /// The attack test's sink: stops at a move capturing on `target`.
 pub(crate) struct AttackSink {
     pub(crate) target: i32,
@@ -322,6 +341,29 @@ impl Position {
                 if self.universal_lands(from, sink.piece, t, u) && sink.seen.insert(t.index()) {
                     self.add_board_move(sink.piece, Move::new(from, t), sink.out);
                 }
+            }
+        }
+    }
+
+    /// The moves of [`Position::generate_piece_complex`] that take the piece on `target`,
+    /// from one walk that keeps only those.
+    pub(crate) fn generate_piece_complex_on(
+        &self,
+        from: Square,
+        target: Square,
+        sink: &mut MoveSink,
+    ) {
+        let piece = sink.piece;
+        let table = &self.variant.piece(piece.kind()).moves[piece.color().index()];
+        let mut walk = Walk::new(self, from, piece.color());
+        let mut on = CaptureOnSink {
+            target: target.0 as i32,
+            moves: sink,
+        };
+        walk.nodes(&table.tree, from.0 as i32, &mut on);
+        if let Some(u) = table.universal {
+            if self.universal_lands(from, piece, target, u) && sink.seen.insert(target.index()) {
+                self.add_board_move(piece, Move::new(from, target), sink.out);
             }
         }
     }
