@@ -128,34 +128,40 @@ impl Position {
     }
 
     /// Whether the side to move has a legal move. Stops at the first one: the royal piece's
-    /// own moves are tried first (in check they are the likeliest way out), then the other
-    /// board moves, then drops, so proving that a check is not mate usually costs a few
-    /// trial moves instead of generating and testing every move and drop.
+    /// own moves are generated and tried first (in check they are the likeliest way out, and
+    /// they are a few where the whole side has dozens), then the other board moves, then
+    /// drops, so proving that a check is not mate usually costs a few trial moves instead of
+    /// generating and testing every move and drop.
     pub fn has_legal_move(&mut self) -> bool {
         let us = self.side;
         if self.royals[us.index()] == 0 || self.royals[us.opposite().index()] == 0 {
             return false;
         }
-        let mut moves = Vec::with_capacity(128);
-        self.generate_board_moves(&mut moves);
+        let mut moves = Vec::with_capacity(64);
         let king = self.royal_sq[us.index()];
-        let (royal, rest): (Vec<Move>, Vec<Move>) =
-            moves.iter().partition(|m| !m.is_drop() && m.from() == king);
-        for mv in royal.into_iter().chain(rest) {
-            if self.pseudo_legal_is_legal(mv) {
+        let royal = self.board[king.index()];
+        // Ko Shogi's moves come from its rule module, not from each piece's table.
+        let king_first = self.variant.ko.is_none() && royal.is_color(us);
+        if king_first {
+            self.generate_kind_from(king, royal, &mut moves);
+            if moves.iter().any(|&mv| self.pseudo_legal_is_legal(mv)) {
                 return true;
             }
+            moves.clear();
+        }
+        self.generate_board_moves(&mut moves);
+        let tried = |mv: &Move| king_first && !mv.is_drop() && mv.from() == king;
+        if moves
+            .iter()
+            .any(|mv| !tried(mv) && self.pseudo_legal_is_legal(*mv))
+        {
+            return true;
         }
         if self.variant.ko.is_some() || !self.variant.rules.drops {
             return false;
         }
         moves.clear();
         self.generate_drops(&mut moves);
-        for mv in moves {
-            if self.pseudo_legal_is_legal(mv) {
-                return true;
-            }
-        }
-        false
+        moves.iter().any(|&mv| self.pseudo_legal_is_legal(mv))
     }
 }
