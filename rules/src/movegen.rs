@@ -8,6 +8,7 @@ use crate::position::Position;
 use crate::square::Square;
 use crate::variant::PromotionRule;
 use crate::walker::{CellSet, MoveSink};
+use crate::xbetza::MoveTable;
 
 impl Position {
     /// Appends every pseudo-legal move of the side to move.
@@ -98,31 +99,30 @@ impl Position {
         if !q.is_piece() || q.color() == p.color() {
             return;
         }
-        let f = from.0 as i32;
-        let d = target.0 as i32 - f;
         if table.may_repeat {
             return self.generate_captures_on_dedup(from, p, target, out);
         }
         // Without repeats at most one entry reaches `target`.
-        if table.leaps.iter().any(|l| l.c && l.delta == d) {
-            return self.add_board_move(p, Move::new(from, target), out);
-        }
-        for s in &table.slides {
-            if !s.c || d % s.delta != 0 {
-                continue;
-            }
-            let k = d / s.delta;
-            if k > 0
-                && k <= s.range as i32
-                && (1..k).all(|i| self.board[(f + i * s.delta) as usize].is_empty())
-            {
-                return self.add_board_move(p, Move::new(from, target), out);
-            }
+        if self.plain_capture_reaches(table, from, target) {
+            self.add_board_move(p, Move::new(from, target), out);
         }
     }
 
-    /// [`Position::generate_kind_from`] for tables whose entries can give the same move twice:
-    /// each move is added once (a destination without kills is remembered in a cell set).
+    /// Whether a capturing leap or slide of `table`, from `from`, ends on `target` as the
+    /// board stands (the squares between a slide's ends empty).
+    fn plain_capture_reaches(&self, table: &MoveTable, from: Square, target: Square) -> bool {
+        let f = from.0 as i32;
+        let d = target.0 as i32 - f;
+        table.leaps.iter().any(|l| l.c && l.delta == d)
+            || table.slides.iter().any(|s| {
+                let k = d / s.delta;
+                s.c && d % s.delta == 0
+                    && k > 0
+                    && k <= s.range as i32
+                    && (1..k).all(|i| self.board[(f + i * s.delta) as usize].is_empty())
+            })
+    }
+
     /// [`Position::generate_captures_on`] for a table whose entries may repeat a move: the
     /// leaps and slides that end on `target`, then one walk of the paths keeping the moves
     /// that take it, told apart as [`Position::generate_kind_from_dedup`] tells them.
@@ -134,8 +134,6 @@ impl Position {
         out: &mut Vec<Move>,
     ) {
         let table = &self.variant.piece(p.kind()).moves[p.color().index()];
-        let f = from.0 as i32;
-        let d = target.0 as i32 - f;
         let start = out.len();
         let mut sink = MoveSink {
             piece: p,
@@ -143,17 +141,7 @@ impl Position {
             start,
             seen: CellSet::new(),
         };
-        let by_leap = table.leaps.iter().any(|l| l.c && l.delta == d);
-        let by_slide = || {
-            table.slides.iter().any(|s| {
-                let k = d / s.delta;
-                s.c && d % s.delta == 0
-                    && k > 0
-                    && k <= s.range as i32
-                    && (1..k).all(|i| self.board[(f + i * s.delta) as usize].is_empty())
-            })
-        };
-        if (by_leap || by_slide()) && sink.seen.insert(target.index()) {
+        if self.plain_capture_reaches(table, from, target) && sink.seen.insert(target.index()) {
             self.add_board_move(p, Move::new(from, target), sink.out);
         }
         if !table.is_simple() {
@@ -161,6 +149,8 @@ impl Position {
         }
     }
 
+    /// [`Position::generate_kind_from`] for tables whose entries can give the same move twice:
+    /// each move is added once (a destination without kills is remembered in a cell set).
     fn generate_kind_from_dedup(&self, from: Square, p: Piece, out: &mut Vec<Move>) {
         let table = &self.variant.piece(p.kind()).moves[p.color().index()];
         let us = p.color();
