@@ -22,8 +22,6 @@ use crate::square::Square;
 pub(crate) struct Exposure {
     /// The attacker: the opponent of the side whose captures are tried.
     by: Color,
-    /// The listed pieces' squares.
-    squares: Vec<Square>,
     /// Where moves remove pieces away from their squares (burns, Ko Shogi): every piece is
     /// tested after every capture.
     every_piece: bool,
@@ -54,9 +52,8 @@ pub(crate) struct Exposure {
 const ASK_BEFORE_MARKING: u32 = 4;
 
 impl Exposure {
-    /// Starts on the pieces on `squares` (all of one side, the opponent of `by`) in `pos`,
-    /// before any capture.
-    pub(crate) fn new(pos: &Position, by: Color, squares: impl Iterator<Item = Square>) -> Self {
+    /// Starts on one side's pieces, the opponent of `by`, in `pos` before any capture.
+    pub(crate) fn new(pos: &Position, by: Color) -> Self {
         let complex = pos.complex_attacker_squares(by);
         let (far, near): (Vec<Square>, Vec<Square>) = complex.iter().copied().partition(|&sq| {
             let p = pos.piece_at(sq);
@@ -65,7 +62,6 @@ impl Exposure {
         });
         Exposure {
             by,
-            squares: squares.collect(),
             every_piece: pos.variant().acts_away_from_moves(),
             attacked_before: None,
             played: 0,
@@ -80,14 +76,12 @@ impl Exposure {
         }
     }
 
-    /// Called in the position before the captures, before each capture that may be played.
-    pub(crate) fn before_capture(&mut self, pos: &Position) {
+    /// Called in the position before the captures, before each capture that may be played,
+    /// with the squares of the listed pieces (the same list, in the same order, every time).
+    pub(crate) fn before_capture(&mut self, pos: &Position, squares: impl Iterator<Item = Square>) {
         if self.played > 0 && !self.every_piece && self.attacked_before.is_none() {
             let by = self.by;
-            let before = self
-                .squares
-                .iter()
-                .map(|&sq| pos.is_attacked_simple(sq, by));
+            let before = squares.map(|sq| pos.is_attacked_simple(sq, by));
             self.attacked_before = Some(before.collect());
         }
     }
@@ -169,7 +163,7 @@ mod tests {
                     .copied()
                     .filter(|sq| pos.piece_at(*sq).is_color(us))
                     .collect();
-                let mut exposure = Exposure::new(pos, them, ours.iter().copied());
+                let mut exposure = Exposure::new(pos, them);
                 let captures: Vec<Move> = legal
                     .iter()
                     .copied()
@@ -179,7 +173,7 @@ mod tests {
                     })
                     .collect();
                 for m in &captures {
-                    exposure.before_capture(pos);
+                    exposure.before_capture(pos, ours.iter().copied());
                     pos.make_move(*m);
                     exposure.played(pos, m);
                     for (i, &sq) in ours.iter().enumerate() {

@@ -223,7 +223,7 @@ impl PieceValues {
         ours.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
         // Which of our pieces the opponent attacks after each capture, found without testing
         // every piece again (see `crate::exposure`).
-        let mut exposure = Exposure::new(pos, them, ours.iter().map(|o| o.1));
+        let mut exposure = Exposure::new(pos, them);
         let mut best = stand;
         for (taken, m) in captures {
             // Captures come most valuable first: once even this one cannot beat the best,
@@ -233,7 +233,7 @@ impl PieceValues {
             }
             let moved = (!m.is_drop()).then(|| m.from());
             let before = self.touched_material(pos, &m, us);
-            exposure.before_capture(pos);
+            exposure.before_capture(pos, ours.iter().map(|o| o.1));
             pos.make_move(m);
             if pos.royal_count(them) == 0 {
                 pos.unmake_move();

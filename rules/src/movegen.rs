@@ -99,12 +99,26 @@ impl Position {
         if !q.is_piece() || q.color() == p.color() {
             return;
         }
-        if table.may_repeat {
-            return self.generate_captures_on_dedup(from, p, target, out);
-        }
-        // Without repeats at most one entry reaches `target`.
-        if self.plain_capture_reaches(table, from, target) {
+        let start = out.len();
+        // A leap or slide gives the capture at most once, however many of its entries reach.
+        let plain = self.plain_capture_reaches(table, from, target);
+        if plain {
             self.add_board_move(p, Move::new(from, target), out);
+        }
+        if table.may_repeat && !table.is_simple() {
+            // One walk of the paths keeps the moves that take `target`, told apart as
+            // `generate_kind_from_dedup` tells them (the plain capture already counted).
+            let mut seen = CellSet::new();
+            if plain {
+                seen.insert(target.index());
+            }
+            let mut sink = MoveSink {
+                piece: p,
+                out,
+                start,
+                seen,
+            };
+            self.generate_piece_complex_on(from, target, &mut sink);
         }
     }
 
@@ -121,32 +135,6 @@ impl Position {
                     && k <= s.range as i32
                     && (1..k).all(|i| self.board[(f + i * s.delta) as usize].is_empty())
             })
-    }
-
-    /// [`Position::generate_captures_on`] for a table whose entries may repeat a move: the
-    /// leaps and slides that end on `target`, then one walk of the paths keeping the moves
-    /// that take it, told apart as [`Position::generate_kind_from_dedup`] tells them.
-    fn generate_captures_on_dedup(
-        &self,
-        from: Square,
-        p: Piece,
-        target: Square,
-        out: &mut Vec<Move>,
-    ) {
-        let table = &self.variant.piece(p.kind()).moves[p.color().index()];
-        let start = out.len();
-        let mut sink = MoveSink {
-            piece: p,
-            out,
-            start,
-            seen: CellSet::new(),
-        };
-        if self.plain_capture_reaches(table, from, target) && sink.seen.insert(target.index()) {
-            self.add_board_move(p, Move::new(from, target), sink.out);
-        }
-        if !table.is_simple() {
-            self.generate_piece_complex_on(from, target, &mut sink);
-        }
     }
 
     /// [`Position::generate_kind_from`] for tables whose entries can give the same move twice:
