@@ -11,6 +11,7 @@ pub mod device;
 pub mod encoding;
 pub mod error;
 pub mod model;
+pub mod move_scoring;
 pub mod net;
 pub mod precision;
 pub mod server;

@@ -136,17 +136,25 @@ impl Model {
         self.encoder.request(pos, moves, None)
     }
 
-    /// Stacks requests into tensors on the model's device.
-    pub fn batch(&self, requests: &[&Request]) -> Batch {
+    /// The requests' input planes stacked into one tensor, `[B, planes, H, W]`, on the CPU.
+    pub fn input_tensor(&self, requests: &[&Request]) -> Tensor {
         let (h, w) = self.encoder.shape();
         let b = requests.len();
         let mut input = Vec::with_capacity(b * self.encoder.input_len());
+        for r in requests {
+            input.extend_from_slice(&r.input);
+        }
+        Tensor::from_slice(&input).reshape([b as i64, self.encoder.planes() as i64, h, w])
+    }
+
+    /// Stacks requests into tensors on the model's device.
+    pub fn batch(&self, requests: &[&Request]) -> Batch {
+        let b = requests.len();
         let mut rows = Vec::new();
         let mut seg = Vec::new();
         let mut slot = Vec::new();
         let mut counts = Vec::with_capacity(b);
         for (i, r) in requests.iter().enumerate() {
-            input.extend_from_slice(&r.input);
             for (j, m) in r.moves.iter().enumerate() {
                 rows.push(i as i64);
                 rows.extend_from_slice(m);
@@ -158,9 +166,7 @@ impl Model {
         let dev = self.device();
         let m = seg.len() as i64;
         Batch {
-            input: Tensor::from_slice(&input)
-                .reshape([b as i64, self.encoder.planes() as i64, h, w])
-                .to_device(dev),
+            input: self.input_tensor(requests).to_device(dev),
             moves: Tensor::from_slice(&rows)
                 .reshape([m, 1 + MOVE_FIELDS as i64])
                 .to_device(dev),
@@ -178,8 +184,8 @@ impl Model {
 
     /// The trunk's features of a batch (inference), without the heads: what `koma bench
     /// --profile` times to split the network's cost between trunk and heads.
-    pub fn trunk_features(&self, batch: &Batch) -> Tensor {
-        tch::no_grad(|| self.net.trunk(&batch.input, false))
+    pub fn trunk_features(&self, input: &Tensor) -> Tensor {
+        tch::no_grad(|| self.net.trunk(input, false))
     }
 
     /// Move log-probabilities (flat, per move) of a forward pass.
@@ -197,6 +203,9 @@ impl Model {
     pub fn evaluate_requests(&self, requests: &[&Request]) -> Vec<Evaluation> {
         if requests.is_empty() {
             return Vec::new();
+        }
+        if self.precision.is_some() && self.device() == Device::Cpu {
+            return self.evaluate_on_cpu(requests);
         }
         tch::no_grad(|| {
             let batch = self.batch(requests);
@@ -248,6 +257,39 @@ impl Model {
                     }
                 })
                 .collect()
+        })
+    }
+
+    /// The inference pass of a model prepared to play on the CPU: the network's tensors up to
+    /// the per-square move embeddings, then each move's score and the softmax in plain loops
+    /// ([`MoveTables`]), with no per-move tensors.
+    fn evaluate_on_cpu(&self, requests: &[&Request]) -> Vec<Evaluation> {
+        let b = requests.len();
+        let x = self.input_tensor(requests);
+        let tables = tch::no_grad(|| self.net.infer_tables(&x));
+        let evaluations = tables.ok().and_then(|(tables, wdl, material)| {
+            if wdl.len() != 3 * b || material.len() != b {
+                return None;
+            }
+            requests
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let mut priors = Vec::with_capacity(r.moves.len());
+                    tables.priors(i, &r.moves, &mut priors).ok()?;
+                    Some(Evaluation {
+                        priors,
+                        wdl: [wdl[3 * i], wdl[3 * i + 1], wdl[3 * i + 2]],
+                        material: material[i],
+                    })
+                })
+                .collect::<Option<Vec<_>>>()
+        });
+        evaluations.unwrap_or_else(|| {
+            // As in the tensor path: uniform priors and an even value rather than a stopped
+            // search (the search normalises empty priors).
+            tracing::error!("network output of unexpected size; using uniform evaluations");
+            requests.iter().map(|_| Evaluation::neutral()).collect()
         })
     }
 

@@ -6,8 +6,9 @@
 //! target), so its cost follows the number of legal moves, not the board area squared.
 
 use crate::arch::Arch;
+use crate::move_scoring::MoveTables;
 use tch::nn::{self, Module, ModuleT};
-use tch::{Kind, Tensor};
+use tch::{Kind, TchError, Tensor};
 
 #[derive(Debug)]
 struct ConvBn {
@@ -75,6 +76,20 @@ impl ConvBn {
             }
             _ => self.bn.forward_t(&self.conv.forward(x), train),
         }
+    }
+
+    /// A folded 1x1 convolution as a matrix `[out, in]` and its bias, for inputs taken one
+    /// row per square.
+    fn folded_matrix(&self) -> Result<(Tensor, Tensor), TchError> {
+        let f = self
+            .folded
+            .as_ref()
+            .ok_or_else(|| TchError::Kind("the convolution is not folded".into()))?;
+        let s = f.weight.size();
+        Ok((
+            f.weight.to_kind(Kind::Float).contiguous().view([s[0], -1]),
+            f.bias.to_kind(Kind::Float),
+        ))
     }
 
     /// Folds the batch normalisation (its running statistics) into the convolution, in
@@ -268,6 +283,12 @@ impl Net {
     /// The trunk's output for an inference forward pass: the input in the trunk's format and
     /// layout, the blocks, and the result back in fp32 for the heads.
     pub fn trunk(&self, x: &Tensor, train: bool) -> Tensor {
+        self.trunk_as_computed(x, train).contiguous()
+    }
+
+    /// The trunk's output in whatever layout its last block left it (channels-last at
+    /// inference on the CPU).
+    fn trunk_as_computed(&self, x: &Tensor, train: bool) -> Tensor {
         let x = match (self.inference, train) {
             (Some((kind, last)), false) => {
                 let x = x.to_kind(kind);
@@ -295,7 +316,15 @@ impl Net {
                 blk.infer(&h, kind)
             };
         }
-        h.to_kind(Kind::Float).contiguous()
+        h.to_kind(Kind::Float)
+    }
+
+    /// The trunk's output at inference one row per square, `[B * H * W, C]` in fp32: the
+    /// channels-last layout the folded trunk computes in, so no copy where it already has it.
+    fn trunk_rows(&self, x: &Tensor) -> Tensor {
+        let h = self.trunk_as_computed(x, false);
+        let c = h.size()[1];
+        h.permute([0, 2, 3, 1]).contiguous().view([-1, c])
     }
 
     /// Forward pass. `x`: [B, planes, H, W]; `moves`: [M, 9] rows of (position in batch,
@@ -369,6 +398,70 @@ impl Net {
             material,
         }
     }
+}
+
+impl Net {
+    /// The inference pass for the CPU: the trunk and the value head as in [`Net::forward`],
+    /// the policy's per-square embeddings copied out for [`MoveTables`] to score each move in
+    /// plain loops. Returns the tables, the win/draw/loss probabilities `[B * 3]` and the
+    /// material predictions `[B]`.
+    ///
+    /// The heads' 1x1 convolutions run as matrix products over the trunk's output taken one
+    /// row per square (`[B * H * W, C]`, the channels-last layout the trunk already has), which
+    /// gives the embeddings in the order the move scoring reads them, without a transposed copy.
+    pub fn infer_tables(&self, x: &Tensor) -> Result<(MoveTables, Vec<f32>, Vec<f32>), TchError> {
+        let (b, squares) = (x.size()[0], x.size()[2] * x.size()[3]);
+        let h = self.trunk_rows(x);
+        let c = h.size()[1];
+        // Mean and max over the board per channel, as `global_pool`: [B, 2C].
+        let pool = |rows: &Tensor| {
+            let t = rows.view([b, squares, -1]);
+            Tensor::cat(
+                &[
+                    t.mean_dim([1i64].as_slice(), false, Kind::Float),
+                    t.amax([1i64].as_slice(), false),
+                ],
+                1,
+            )
+        };
+        let pooled = pool(&h);
+        let (vw, vb) = self.value_conv.folded_matrix()?;
+        let v = vb.addmm(&h, &vw.tr()).relu();
+        let v = self.value_fc1.forward(&pool(&v)).relu();
+        let wdl = flat(&self.value_fc2.forward(&v).softmax(1, Kind::Float))?;
+        let material = flat(&self.material_fc.forward(&v).tanh())?;
+        // A 1x1 convolution over the rows: [B * H * W, C] x [C, out].
+        let rows_through = |conv: &nn::Conv2D| {
+            let w = conv.ws.view([-1, c]).tr();
+            match &conv.bs {
+                Some(bias) => bias.addmm(&h, &w),
+                None => h.mm(&w),
+            }
+        };
+        let tables = MoveTables {
+            squares: squares as usize,
+            dim: self.head_dim as usize,
+            square_embed: flat(&rows_through(&self.policy))?,
+            shot_embed: match &self.shot {
+                Some(shot) => Some(flat(&rows_through(shot))?),
+                None => None,
+            },
+            drop_embed: flat(&self.drop_embed)?,
+            drop_context: flat(&self.drop_context.forward(&pooled))?,
+            promo_embed: flat(&self.promo_embed)?,
+        };
+        Ok((tables, wdl, material))
+    }
+}
+
+/// A tensor's values in memory order, as fp32 on the CPU.
+fn flat(t: &Tensor) -> Result<Vec<f32>, TchError> {
+    Vec::<f32>::try_from(
+        t.to_device(tch::Device::Cpu)
+            .to_kind(Kind::Float)
+            .contiguous()
+            .reshape([-1]),
+    )
 }
 
 /// Log-softmax of move logits within each position: `seg` gives each move's position in the

@@ -68,12 +68,17 @@ fn copy_of(model: &Model, variant: &str) -> Model {
 }
 
 fn positions(variant: &str, n: usize) -> Vec<Position> {
+    positions_within(variant, n, 120)
+}
+
+/// `n` positions from random games of up to `max_plies` plies.
+fn positions_within(variant: &str, n: usize, max_plies: usize) -> Vec<Position> {
     let v = load_variant(variant).unwrap();
     let mut rng = StdRng::seed_from_u64(9);
     let mut out = Vec::new();
     while out.len() < n {
         let mut pos = Position::start(&v);
-        for _ in 0..rng.gen_range(0..120) {
+        for _ in 0..rng.gen_range(0..max_plies) {
             let moves = pos.legal_moves();
             if moves.is_empty() || pos.outcome().is_some() {
                 break;
@@ -141,6 +146,51 @@ fn folded_batch_norm_gives_the_same_outputs() {
         assert!(agree >= 0.99, "{variant}: {agree}");
         assert!(worst < 1e-4, "{variant}: values differ by {worst}");
     }
+}
+
+/// A model prepared to play on the CPU scores moves in plain loops, not tensors: its priors
+/// must be the tensor formula's to within rounding, for drops (Hand Shogi), moves with two
+/// kills and shots (Ko Shogi). Compared against the same folded fp32
+/// network scored through the tensor path (the training pass's `forward`).
+#[test]
+fn the_move_scoring_loops_give_the_tensor_formulas_priors() {
+    let mut seen = [false; 3];
+    for variant in ["hand-shogi", "ko-shogi"] {
+        let mut model = trained_like(variant, 3);
+        model.optimize_for_inference(Precision::Fp32);
+        // Long random games: moves with two kills are rare early.
+        let mut ps = positions_within(variant, 64, 400);
+        for chunk in ps.chunks_mut(16) {
+            let reqs = requests(&model, chunk);
+            for r in &reqs {
+                for m in &r.moves {
+                    seen[0] |= m[0] < 0;
+                    seen[1] |= m[5] >= 0;
+                    seen[2] |= m[6] >= 0;
+                }
+            }
+            let refs: Vec<_> = reqs.iter().collect();
+            let batch = model.batch(&refs);
+            let tensor_priors: Vec<f32> = tch::no_grad(|| {
+                let out = model.forward(&batch, false);
+                model.move_log_probs(&out, &batch).exp().try_into().unwrap()
+            });
+            let loops = model.evaluate(reqs);
+            let mut at = 0;
+            for e in &loops {
+                for p in &e.priors {
+                    let q = tensor_priors[at];
+                    assert!(
+                        (p - q).abs() <= 1e-5 + 1e-4 * q,
+                        "{variant}: move {at}: {p} from the loops, {q} from tensors"
+                    );
+                    at += 1;
+                }
+            }
+            assert_eq!(at, tensor_priors.len(), "{variant}: every move scored");
+        }
+    }
+    assert_eq!(seen, [true; 3], "drops, second kills and shots all tried");
 }
 
 /// A network from a short self-play run of `variant` with its CPU preset, kept as test data

@@ -137,12 +137,14 @@ pub fn run(v: &Arc<Variant>, cfg: &RunConfig, positions: &mut [Position], secs: 
     let network = network_us(&fast, &requests, batch, slice);
     let (batching, trunk) = {
         let refs: Vec<&Request> = requests.iter().take(batch).collect();
-        let b = fast.batch(&refs);
+        // At inference on the CPU only the input planes become a tensor: the heads score
+        // moves from the requests themselves.
+        let input = fast.input_tensor(&refs);
         let batching = per_call(&mut [()], slice / 2.0, |_| {
-            std::hint::black_box(fast.batch(&refs));
+            let _ = std::hint::black_box(fast.input_tensor(&refs));
         }) / batch as f64;
         let trunk = per_call(&mut [()], slice / 2.0, |_| {
-            let _ = std::hint::black_box(fast.trunk_features(&b));
+            let _ = std::hint::black_box(fast.trunk_features(&input));
         }) / batch as f64;
         (batching, trunk)
     };
