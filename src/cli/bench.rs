@@ -65,6 +65,10 @@ pub struct BenchArgs {
     /// Evaluator threads of the self-play measurements (default: the preset's).
     #[arg(long)]
     pub evaluators: Option<usize>,
+    /// Number format of the fast path's network (default: the preset's, `auto`): fp32, bf16,
+    /// fp16 or auto. The reference stays fp32 without the fast path.
+    #[arg(long)]
+    pub precision: Option<koma_model::PrecisionChoice>,
     /// Chunks the ingest benchmark fills the store to.
     #[arg(long, default_value_t = 1_000_000)]
     pub chunks: u64,
@@ -324,8 +328,11 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         return super::bench_ingest::run(&v, store, a.workers, a.chunks);
     }
     if a.profile {
-        let cfg = RunConfig::preset(&v.id, "cpu")
+        let mut cfg = RunConfig::preset(&v.id, "cpu")
             .ok_or_else(|| anyhow::anyhow!("no CPU training preset for {}", v.id))?;
+        if let Some(p) = a.precision {
+            cfg.precision = p.to_string();
+        }
         tch::set_num_threads(1);
         let mut positions = sample_positions(&v, 64, 13);
         super::bench_profile::run(&v, &cfg, &mut positions, a.seconds);
@@ -345,6 +352,9 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     if let Some(n) = a.evaluators {
         anyhow::ensure!(n >= 1, "--evaluators must be at least 1");
         cfg.selfplay.evaluators = n;
+    }
+    if let Some(p) = a.precision {
+        cfg.precision = p.to_string();
     }
     let evaluators = cfg.selfplay.evaluator_threads();
     let device = koma_trainer::session::parse_device(&cfg.device)?;
