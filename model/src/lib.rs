@@ -7,6 +7,7 @@
 //! one of its [`Client`]s.
 
 pub mod arch;
+pub mod bf16_probe;
 pub mod device;
 pub mod encoding;
 pub mod error;

@@ -1,8 +1,9 @@
 //! The number format of inference. Training stays in fp32; a network loaded to play (self-play,
 //! matches, the front ends) may run its trunk in bfloat16 or float16 where the hardware has
-//! fast kernels for them, which on a CPU with AVX512-BF16 or AMX runs the trunk several times
-//! faster (`koma bench` measures it against fp32, and a test checks that the moves it prefers
-//! and its values agree with fp32).
+//! fast kernels for them, which on some CPUs with AVX512-BF16 or AMX runs the trunk about twice
+//! as fast and on others slower, so `auto` measures it ([`crate::bf16_probe`]; `koma bench`
+//! measures the whole network against fp32, and a test checks that the moves it prefers and
+//! its values agree with fp32).
 
 use tch::{Device, Kind};
 
@@ -32,15 +33,17 @@ impl Precision {
 /// What the user asks for: a format, or `auto`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PrecisionChoice {
-    /// bf16 on a CPU with native bf16 arithmetic, fp16 on CUDA, fp32 otherwise.
+    /// fp16 on CUDA; on a CPU, bf16 where it has native bf16 arithmetic and a probe of one
+    /// trunk block measures bf16 faster than fp32 there ([`crate::bf16_probe`]), else fp32.
     #[default]
     Auto,
     /// A fixed format.
     Fixed(Precision),
 }
 
-/// Whether this CPU computes in bfloat16 natively (AVX512-BF16 or AMX), which is when
-/// libtorch's bf16 convolutions outrun its fp32 ones.
+/// Whether this CPU computes in bfloat16 natively (AVX512-BF16 or AMX), without which
+/// libtorch's bf16 convolutions cannot outrun its fp32 ones (with it they may or may not:
+/// [`crate::bf16_probe`]).
 pub fn cpu_has_bf16() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -64,7 +67,7 @@ impl PrecisionChoice {
             PrecisionChoice::Fixed(p) => p,
             PrecisionChoice::Auto => match device {
                 Device::Cuda(_) => Precision::Fp16,
-                _ if cpu_has_bf16() => Precision::Bf16,
+                _ if cpu_has_bf16() && crate::bf16_probe::bf16_is_faster() => Precision::Bf16,
                 _ => Precision::Fp32,
             },
         }

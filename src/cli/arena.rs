@@ -55,8 +55,8 @@ pub struct ArenaArgs {
     /// (idle threads of libtorch spin); raise it for large networks on an idle machine.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Number format of model players' networks: auto (bf16 on a CPU with native bf16, fp16
-    /// on CUDA, else fp32), fp32, bf16 or fp16.
+    /// Number format of model players' networks: auto (fp16 on CUDA; bf16 on a CPU with
+    /// native bf16 where it measures faster than fp32, else fp32), fp32, bf16 or fp16.
     #[arg(long, default_value = "auto")]
     pub precision: koma_model::PrecisionChoice,
     /// Position text to start from instead of the variant's start position.

@@ -55,7 +55,8 @@ pub struct TrainerConfig {
     /// Number format of the training passes' convolutions: `fp32` (the reference), `bf16`
     /// (mixed precision: the convolutions' products are rounded to bfloat16, while weights,
     /// gradients, normalisations, heads and the optimiser stay in fp32), `fp16`, or `auto`
-    /// (bf16 on a CPU with native bf16, fp16 on CUDA, else fp32).
+    /// (fp16 on CUDA; bf16 on a CPU with native bf16 where it measures faster than
+    /// fp32, else fp32).
     pub precision: String,
 }
 
@@ -104,9 +105,9 @@ pub struct RunConfig {
     /// libtorch threads per process (0: half the cores, at least 1).
     #[serde(default)]
     pub torch_threads: usize,
-    /// Number format of self-play's network: `auto` (bf16 on a CPU with native bf16, fp16 on
-    /// CUDA, else fp32), `fp32`, `bf16` or `fp16`. Training has its own setting,
-    /// `[trainer] precision`.
+    /// Number format of self-play's network: `auto` (fp16 on CUDA; bf16 on a CPU with native
+    /// bf16 where it measures faster than fp32, else fp32), `fp32`, `bf16` or `fp16`. Training
+    /// has its own setting, `[trainer] precision`.
     #[serde(default = "default_precision")]
     pub precision: String,
     /// Network.

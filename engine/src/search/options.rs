@@ -26,8 +26,8 @@ pub struct PlayOptions {
     /// for the network: give it the machine's cores.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// The network's number format: auto (bf16 on a CPU with native bf16, fp16 on CUDA,
-    /// else fp32), fp32, bf16 or fp16.
+    /// The network's number format: auto (fp16 on CUDA; bf16 on a CPU with native bf16
+    /// where it measures faster than fp32, else fp32), fp32, bf16 or fp16.
     #[arg(long, default_value = "auto")]
     pub precision: PrecisionChoice,
     /// Simulations per move when nothing else limits the search.
