@@ -266,29 +266,29 @@ impl Model {
     fn evaluate_on_cpu(&self, requests: &[&Request]) -> Vec<Evaluation> {
         let b = requests.len();
         let x = self.input_tensor(requests);
-        let tables = tch::no_grad(|| self.net.infer_tables(&x));
-        let evaluations = tables.ok().and_then(|(tables, wdl, material)| {
+        let tables = tch::no_grad(|| self.net.infer_tables(&x)).map_err(|e| e.to_string());
+        let evaluations = tables.and_then(|(tables, wdl, material)| {
             if wdl.len() != 3 * b || material.len() != b {
-                return None;
+                return Err(format!("{} values for {b} positions", material.len()));
             }
             requests
                 .iter()
                 .enumerate()
                 .map(|(i, r)| {
-                    let mut priors = Vec::with_capacity(r.moves.len());
-                    tables.priors(i, &r.moves, &mut priors).ok()?;
-                    Some(Evaluation {
-                        priors,
+                    Ok(Evaluation {
+                        priors: tables
+                            .priors(i, &r.moves)
+                            .map_err(|_| format!("a move of position {i} outside the tables"))?,
                         wdl: [wdl[3 * i], wdl[3 * i + 1], wdl[3 * i + 2]],
                         material: material[i],
                     })
                 })
-                .collect::<Option<Vec<_>>>()
+                .collect::<Result<Vec<_>, String>>()
         });
-        evaluations.unwrap_or_else(|| {
+        evaluations.unwrap_or_else(|e| {
             // As in the tensor path: uniform priors and an even value rather than a stopped
             // search (the search normalises empty priors).
-            tracing::error!("network output of unexpected size; using uniform evaluations");
+            tracing::error!("network output unusable ({e}); using uniform evaluations");
             requests.iter().map(|_| Evaluation::neutral()).collect()
         })
     }

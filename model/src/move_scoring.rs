@@ -38,14 +38,9 @@ pub struct OutOfTable;
 
 impl MoveTables {
     /// Move probabilities of position `b` of the batch, one per row of `moves` (the softmax
-    /// of the logits), written into `out`.
-    pub fn priors(
-        &self,
-        b: usize,
-        moves: &[MoveIndex],
-        out: &mut Vec<f32>,
-    ) -> Result<(), OutOfTable> {
-        out.clear();
+    /// of the logits).
+    pub fn priors(&self, b: usize, moves: &[MoveIndex]) -> Result<Vec<f32>, OutOfTable> {
+        let mut out = Vec::with_capacity(moves.len());
         let d = self.dim;
         let scale = 1.0 / (d as f32).sqrt();
         let per_square = 4 * d;
@@ -103,8 +98,8 @@ impl MoveTables {
             }
             out.push(logit);
         }
-        softmax_in_place(out);
-        Ok(())
+        softmax_in_place(&mut out);
+        Ok(out)
     }
 }
 
@@ -151,15 +146,14 @@ mod tests {
             drop_context: vec![0.0],
             promo_embed: vec![0.0; 3],
         };
-        let mut out = Vec::new();
-        assert!(tables
-            .priors(0, &[[0, 1, -1, 0, -1, -1, -1, -1]], &mut out)
-            .is_ok());
-        assert_eq!(out, vec![1.0]);
         assert_eq!(
-            tables.priors(0, &[[0, 2, -1, 0, -1, -1, -1, -1]], &mut out),
+            tables.priors(0, &[[0, 1, -1, 0, -1, -1, -1, -1]]),
+            Ok(vec![1.0])
+        );
+        assert_eq!(
+            tables.priors(0, &[[0, 2, -1, 0, -1, -1, -1, -1]]),
             Err(OutOfTable)
         );
-        assert_eq!(tables.priors(1, &[], &mut out), Err(OutOfTable));
+        assert_eq!(tables.priors(1, &[]), Err(OutOfTable));
     }
 }
