@@ -410,20 +410,12 @@ impl Net {
     /// row per square (`[B * H * W, C]`, the channels-last layout the trunk already has), which
     /// gives the embeddings in the order the move scoring reads them, without a transposed copy.
     pub fn infer_tables(&self, x: &Tensor) -> Result<(MoveTables, Vec<f32>, Vec<f32>), TchError> {
-        let (b, squares) = (x.size()[0], x.size()[2] * x.size()[3]);
+        let (b, height, width) = (x.size()[0], x.size()[2], x.size()[3]);
         let h = self.trunk_rows(x);
         let c = h.size()[1];
-        // Mean and max over the board per channel, as `global_pool`: [B, 2C].
-        let pool = |rows: &Tensor| {
-            let t = rows.view([b, squares, -1]);
-            Tensor::cat(
-                &[
-                    t.mean_dim([1i64].as_slice(), false, Kind::Float),
-                    t.amax([1i64].as_slice(), false),
-                ],
-                1,
-            )
-        };
+        // Rows back as a [B, C, H, W] view (no copy) for `global_pool`.
+        let pool =
+            |rows: &Tensor| global_pool(&rows.view([b, height, width, -1]).permute([0, 3, 1, 2]));
         let pooled = pool(&h);
         let (vw, vb) = self.value_conv.folded_matrix()?;
         let v = vb.addmm(&h, &vw.tr()).relu();
@@ -439,7 +431,7 @@ impl Net {
             }
         };
         let tables = MoveTables {
-            squares: squares as usize,
+            squares: (height * width) as usize,
             dim: self.head_dim as usize,
             square_embed: flat(&rows_through(&self.policy))?,
             shot_embed: match &self.shot {
