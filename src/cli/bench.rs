@@ -303,6 +303,20 @@ fn bench_arena(
     Ok(())
 }
 
+/// The variant's training preset for `class` (`cpu` or `gpu`), with `--precision` applied.
+fn preset(
+    v: &koma_rules::Variant,
+    class: &str,
+    precision: Option<koma_model::PrecisionChoice>,
+) -> anyhow::Result<RunConfig> {
+    let mut cfg = RunConfig::preset(&v.id, class)
+        .ok_or_else(|| anyhow::anyhow!("no {class} training preset for {}", v.id))?;
+    if let Some(p) = precision {
+        cfg.precision = p.to_string();
+    }
+    Ok(cfg)
+}
+
 /// Runs the benchmarks and prints one summary line each.
 pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     if a.store_only {
@@ -328,11 +342,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         return super::bench_ingest::run(&v, store, a.workers, a.chunks);
     }
     if a.profile {
-        let mut cfg = RunConfig::preset(&v.id, "cpu")
-            .ok_or_else(|| anyhow::anyhow!("no CPU training preset for {}", v.id))?;
-        if let Some(p) = a.precision {
-            cfg.precision = p.to_string();
-        }
+        let cfg = preset(&v, "cpu", a.precision)?;
         tch::set_num_threads(1);
         let mut positions = sample_positions(&v, 64, 13);
         super::bench_profile::run(&v, &cfg, &mut positions, a.seconds);
@@ -347,14 +357,10 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     } else {
         "cpu"
     };
-    let mut cfg = RunConfig::preset(&v.id, class)
-        .ok_or_else(|| anyhow::anyhow!("no training preset for {}", v.id))?;
+    let mut cfg = preset(&v, class, a.precision)?;
     if let Some(n) = a.evaluators {
         anyhow::ensure!(n >= 1, "--evaluators must be at least 1");
         cfg.selfplay.evaluators = n;
-    }
-    if let Some(p) = a.precision {
-        cfg.precision = p.to_string();
     }
     let evaluators = cfg.selfplay.evaluator_threads();
     let device = koma_trainer::session::parse_device(&cfg.device)?;
