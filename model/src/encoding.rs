@@ -8,13 +8,28 @@
 use koma_rules::{Color, Move, PieceKind, Position, Promotion, Variant};
 use std::sync::Arc;
 
-/// One prepared position: input planes and the policy indices of its legal moves.
+/// One prepared position: its input features and the policy indices of its legal moves.
 #[derive(Debug, Clone)]
 pub struct Request {
-    /// Input planes, [planes * squares].
-    pub input: Vec<f32>,
+    /// The input planes, held sparsely ([`Encoder::scatter`] writes them out).
+    pub features: Features,
     /// One row per legal move.
     pub moves: Vec<MoveIndex>,
+}
+
+/// A position's input planes as the encoder fills them. Every plane is either binary (a
+/// piece, an attack level, a burn zone, a held piece) or uniform (a hand count, the constant
+/// plane, repetitions, progress), so a position is the list of its ones and one value per
+/// uniform plane: a few hundred numbers where the dense planes of a 19x19 board are tens of
+/// thousands. The CPU inference pass computes the first convolution straight from this form
+/// (`crate::sparse_stem`); the tensor path writes the dense planes out.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Features {
+    /// `plane * squares + square` of every input equal to 1, each once.
+    pub ones: Vec<u32>,
+    /// The value of each uniform plane, in plane order from the start of
+    /// [`Encoder::uniform_planes`].
+    pub uniform: Vec<f32>,
 }
 
 /// Hand counts are given to the network divided by this.
@@ -113,6 +128,13 @@ impl Encoder {
         self.planes() * self.squares
     }
 
+    /// The planes that hold one value on every square (the hands, the constant plane,
+    /// repetitions and progress); every other plane is binary.
+    pub fn uniform_planes(&self) -> std::ops::Range<usize> {
+        let start = 2 * self.kinds;
+        start..start + 2 * self.hand_kinds.len() + 3
+    }
+
     /// Dense index of `sq` as the side to move sees it.
     #[inline]
     fn persp(&self, pos: &Position, sq: koma_rules::Square) -> i64 {
@@ -133,32 +155,47 @@ impl Encoder {
     pub fn encode_with_repetitions(&self, pos: &Position, repetitions: usize, out: &mut [f32]) {
         assert_eq!(out.len(), self.input_len());
         out.fill(0.0);
+        self.scatter(&self.features(pos, repetitions), out);
+    }
+
+    /// Writes `features` into the dense planes `out` (length [`Encoder::input_len`]), which
+    /// hold zeros where the features have none.
+    pub fn scatter(&self, features: &Features, out: &mut [f32]) {
+        let n = self.squares;
+        for (plane, &v) in self.uniform_planes().zip(&features.uniform) {
+            if v != 0.0 {
+                out[plane * n..(plane + 1) * n].fill(v);
+            }
+        }
+        for &i in &features.ones {
+            out[i as usize] = 1.0;
+        }
+    }
+
+    /// The input features of `pos` with `repetitions` occurrences of it so far.
+    pub fn features(&self, pos: &Position, repetitions: usize) -> Features {
         let n = self.squares;
         let us = pos.side_to_move();
         let g = &self.variant.geometry;
+        let mut ones = Vec::with_capacity(n);
+        let one = |plane: usize, at: usize| (plane * n + at) as u32;
         for &sq in g.squares() {
             let p = pos.piece_at(sq);
             if p.is_piece() {
                 let plane = p.kind().index() + if p.color() == us { 0 } else { self.kinds };
-                out[plane * n + self.persp(pos, sq) as usize] = 1.0;
+                ones.push(one(plane, self.persp(pos, sq) as usize));
             }
         }
-        let base = 2 * self.kinds;
-        let h = self.hand_kinds.len();
-        for (i, &k) in self.hand_kinds.iter().enumerate() {
-            for (j, c) in [us, us.opposite()].into_iter().enumerate() {
-                let v = pos.in_hand(c, k) as f32 / HAND_SCALE;
-                if v > 0.0 {
-                    out[(base + j * h + i) * n..(base + j * h + i + 1) * n].fill(v);
-                }
+        let mut uniform = Vec::with_capacity(self.uniform_planes().len());
+        for side in [us, us.opposite()] {
+            for &k in &self.hand_kinds {
+                uniform.push(pos.in_hand(side, k) as f32 / HAND_SCALE);
             }
         }
-        let rest = base + 2 * h;
-        out[rest * n..(rest + 1) * n].fill(1.0);
-        let reps = (repetitions.saturating_sub(1)) as f32 / 3.0;
-        out[(rest + 1) * n..(rest + 2) * n].fill(reps);
-        let progress = pos.ply() as f32 / self.variant.rules.max_plies as f32;
-        out[(rest + 2) * n..(rest + 3) * n].fill(progress);
+        uniform.push(1.0);
+        uniform.push((repetitions.saturating_sub(1)) as f32 / 3.0);
+        uniform.push(pos.ply() as f32 / self.variant.rules.max_plies as f32);
+        let rest = self.uniform_planes().end;
         let mut counts = vec![0u8; n];
         for (j, c) in [us, us.opposite()].into_iter().enumerate() {
             counts.fill(0);
@@ -169,32 +206,37 @@ impl Encoder {
                     Color::White => n - 1 - i,
                 };
                 for level in 0..ATTACK_LEVELS.min(count as usize) {
-                    out[(rest + 3 + j * ATTACK_LEVELS + level) * n + at] = 1.0;
+                    ones.push(one(rest + j * ATTACK_LEVELS + level, at));
                 }
             }
         }
         if self.specials {
             // Per side: where an enemy that ends its move burns, and which pieces nets hold.
-            let special = rest + 3 + 2 * ATTACK_LEVELS;
+            // A square next to two flames is listed twice, and is one input.
+            let special = rest + 2 * ATTACK_LEVELS;
+            let first = ones.len();
             for (j, c) in [us, us.opposite()].into_iter().enumerate() {
                 for sq in pos.burn_zone(c) {
-                    out[(special + j) * n + self.persp(pos, sq) as usize] = 1.0;
+                    ones.push(one(special + j, self.persp(pos, sq) as usize));
                 }
                 for sq in pos.immobilized(c) {
-                    out[(special + 2 + j) * n + self.persp(pos, sq) as usize] = 1.0;
+                    ones.push(one(special + 2 + j, self.persp(pos, sq) as usize));
                 }
             }
+            let mut special_ones = ones.split_off(first);
+            special_ones.sort_unstable();
+            special_ones.dedup();
+            ones.extend(special_ones);
         }
+        Features { ones, uniform }
     }
 
     /// The network input of `pos` and its legal `moves`; `repetitions` overrides the count
     /// taken from the position's history (training samples rebuilt from text have none).
     pub fn request(&self, pos: &Position, moves: &[Move], repetitions: Option<usize>) -> Request {
-        let mut input = vec![0.0; self.input_len()];
         let reps = repetitions.unwrap_or_else(|| pos.repetitions());
-        self.encode_with_repetitions(pos, reps, &mut input);
         Request {
-            input,
+            features: self.features(pos, reps),
             moves: moves.iter().map(|m| self.move_index(pos, m)).collect(),
         }
     }

@@ -16,10 +16,11 @@ pub mod move_scoring;
 pub mod net;
 pub mod precision;
 pub mod server;
+pub mod sparse_stem;
 
 pub use arch::Arch;
 pub use device::DeviceChoice;
-pub use encoding::{Encoder, MoveIndex, Request, MOVE_FIELDS};
+pub use encoding::{Encoder, Features, MoveIndex, Request, MOVE_FIELDS};
 pub use error::ModelError;
 pub use model::{Batch, Model, ModelMeta};
 pub use precision::{Precision, PrecisionChoice};

@@ -5,6 +5,7 @@ use crate::encoding::{Encoder, Request, MOVE_FIELDS};
 use crate::error::ModelError;
 use crate::net::{segment_log_softmax, Net, Outputs};
 use crate::precision::Precision;
+use crate::sparse_stem::SparseStem;
 use koma_mcts::{Evaluation, Evaluator};
 use koma_rules::{Move, Position, Variant};
 use serde::{Deserialize, Serialize};
@@ -60,6 +61,8 @@ pub struct Model {
     pub meta: ModelMeta,
     /// Set once the model is prepared for inference.
     precision: Option<Precision>,
+    /// The stem read from sparse inputs, once the model is prepared for inference on the CPU.
+    sparse_stem: Option<SparseStem>,
 }
 
 impl Model {
@@ -87,6 +90,7 @@ impl Model {
             net,
             encoder,
             precision: None,
+            sparse_stem: None,
         }
     }
 
@@ -94,9 +98,22 @@ impl Model {
     /// convolutions, the trunk in `precision` (and on the CPU in the channels-last layout).
     /// The weights of the variable store are left as they are, so the model still saves the
     /// same checkpoint; it must not be trained any more.
+    ///
+    /// On the CPU the first convolution is then computed from the requests' sparse features
+    /// ([`SparseStem`]), in fp32 whatever the trunk's format.
     pub fn optimize_for_inference(&mut self, precision: Precision) {
-        let last = self.device() == Device::Cpu;
-        self.net.fold(precision.kind(), last);
+        let cpu = self.device() == Device::Cpu;
+        self.net.fold(precision.kind(), cpu);
+        self.sparse_stem = None;
+        if cpu {
+            let (weight, bias) = self.net.stem_folded();
+            match SparseStem::new(&weight, &bias, &self.encoder) {
+                Ok(stem) => self.sparse_stem = Some(stem),
+                // Not reachable with a network built for this encoder; the tensor path
+                // still plays.
+                Err(e) => tracing::error!("no sparse stem ({e}); the CPU plays through tensors"),
+            }
+        }
         self.precision = Some(precision);
     }
 
@@ -140,9 +157,10 @@ impl Model {
     pub fn input_tensor(&self, requests: &[&Request]) -> Tensor {
         let (h, w) = self.encoder.shape();
         let b = requests.len();
-        let mut input = Vec::with_capacity(b * self.encoder.input_len());
-        for r in requests {
-            input.extend_from_slice(&r.input);
+        let len = self.encoder.input_len();
+        let mut input = vec![0.0; b * len];
+        for (r, planes) in requests.iter().zip(input.chunks_exact_mut(len)) {
+            self.encoder.scatter(&r.features, planes);
         }
         Tensor::from_slice(&input).reshape([b as i64, self.encoder.planes() as i64, h, w])
     }
@@ -182,10 +200,18 @@ impl Model {
         self.net.forward(&batch.input, &batch.moves, train)
     }
 
-    /// The trunk's features of a batch (inference), without the heads: what `koma bench
-    /// --profile` times to split the network's cost between trunk and heads.
-    pub fn trunk_features(&self, input: &Tensor) -> Tensor {
-        tch::no_grad(|| self.net.trunk(input, false))
+    /// The stem's activations of a batch at CPU inference, computed from the requests'
+    /// sparse features (`None` for a model not prepared to play on the CPU): what `koma bench
+    /// --profile` times as the network's input stage.
+    pub fn stem_activations(&self, requests: &[&Request]) -> Option<Tensor> {
+        let features: Vec<_> = requests.iter().map(|r| &r.features).collect();
+        self.sparse_stem.as_ref().map(|s| s.forward(&features))
+    }
+
+    /// The residual blocks at inference from the stem's activations, without the heads: what
+    /// `koma bench --profile` times as the trunk.
+    pub fn trunk_features(&self, stem: &Tensor) -> Tensor {
+        tch::no_grad(|| self.net.blocks_at_inference(stem.shallow_clone()))
     }
 
     /// Move log-probabilities (flat, per move) of a forward pass.
@@ -204,8 +230,8 @@ impl Model {
         if requests.is_empty() {
             return Vec::new();
         }
-        if self.precision.is_some() && self.device() == Device::Cpu {
-            return self.evaluate_on_cpu(requests);
+        if let Some(stem) = self.stem_activations(requests) {
+            return self.evaluate_on_cpu(requests, &stem);
         }
         tch::no_grad(|| {
             let batch = self.batch(requests);
@@ -260,13 +286,13 @@ impl Model {
         })
     }
 
-    /// The inference pass of a model prepared to play on the CPU: the network's tensors up to
-    /// the per-square move embeddings, then each move's score and the softmax in plain loops
-    /// ([`MoveTables`]), with no per-move tensors.
-    fn evaluate_on_cpu(&self, requests: &[&Request]) -> Vec<Evaluation> {
+    /// The inference pass of a model prepared to play on the CPU, from the stem's activations
+    /// ([`SparseStem`]): the network's tensors up to the per-square move embeddings, then
+    /// each move's score and the softmax in plain loops ([`MoveTables`]), with no per-move
+    /// tensors.
+    fn evaluate_on_cpu(&self, requests: &[&Request], stem: &Tensor) -> Vec<Evaluation> {
         let b = requests.len();
-        let x = self.input_tensor(requests);
-        let tables = tch::no_grad(|| self.net.infer_tables(&x)).map_err(|e| e.to_string());
+        let tables = tch::no_grad(|| self.net.infer_tables(stem)).map_err(|e| e.to_string());
         let evaluations = tables.and_then(|(tables, wdl, material)| {
             if wdl.len() != 3 * b || material.len() != b {
                 return Err(format!("{} values for {b} positions", material.len()));

@@ -95,6 +95,21 @@ impl ConvBn {
     /// Folds the batch normalisation (its running statistics) into the convolution, in
     /// `kind`: y = gamma (conv(x) - mean) / sqrt(var + eps) + beta.
     fn fold(&mut self, kind: Kind, layout_last: bool) {
+        let (weight, bias) = self.folded_fp32();
+        let weight = weight.to_kind(kind);
+        self.folded = Some(Folded {
+            weight: if layout_last {
+                channels_last(&weight)
+            } else {
+                weight
+            },
+            bias: bias.to_kind(kind),
+            padding: self.conv.ws.size()[2] / 2,
+        });
+    }
+
+    /// The folded weight (in the convolution's own layout) and bias, in fp32.
+    fn folded_fp32(&self) -> (Tensor, Tensor) {
         tch::no_grad(|| {
             let eps = nn::BatchNormConfig::default().eps;
             let bn = &self.bn;
@@ -112,17 +127,8 @@ impl ConvBn {
             if let Some(b) = &self.conv.bs {
                 bias += b * &scale;
             }
-            let weight = weight.to_kind(kind);
-            self.folded = Some(Folded {
-                weight: if layout_last {
-                    channels_last(&weight)
-                } else {
-                    weight
-                },
-                bias: bias.to_kind(kind),
-                padding: self.conv.ws.size()[2] / 2,
-            });
-        });
+            (weight, bias)
+        })
     }
 }
 
@@ -286,6 +292,12 @@ impl Net {
         self.trunk_as_computed(x, train).contiguous()
     }
 
+    /// The stem's folded weight and bias in fp32, for the CPU inference pass's
+    /// [`crate::sparse_stem::SparseStem`].
+    pub fn stem_folded(&self) -> (Tensor, Tensor) {
+        self.stem.folded_fp32()
+    }
+
     /// The trunk's output in whatever layout its last block left it (channels-last at
     /// inference on the CPU).
     fn trunk_as_computed(&self, x: &Tensor, train: bool) -> Tensor {
@@ -300,31 +312,28 @@ impl Net {
             }
             _ => x.shallow_clone(),
         };
-        let mut h = self
+        let h = self
             .stem
             .forward(&x, train, self.train_kind)
             .relu()
             .to_kind(Kind::Float);
-        let kind = match (self.inference, train) {
-            (Some((kind, _)), false) => kind,
-            _ => Kind::Float,
-        };
-        for blk in &self.blocks {
-            h = if train {
-                blk.forward(&h, train, self.train_kind)
-            } else {
-                blk.infer(&h, kind)
-            };
+        if train {
+            self.blocks
+                .iter()
+                .fold(h, |h, blk| blk.forward(&h, train, self.train_kind))
+        } else {
+            self.blocks_at_inference(h)
         }
-        h.to_kind(Kind::Float)
     }
 
-    /// The trunk's output at inference one row per square, `[B * H * W, C]` in fp32: the
-    /// channels-last layout the folded trunk computes in, so no copy where it already has it.
-    fn trunk_rows(&self, x: &Tensor) -> Tensor {
-        let h = self.trunk_as_computed(x, false);
-        let c = h.size()[1];
-        h.permute([0, 2, 3, 1]).contiguous().view([-1, c])
+    /// The residual blocks at inference, from the stem's activations `h` (fp32) to the
+    /// trunk's output (fp32), in the layout `h` has.
+    pub fn blocks_at_inference(&self, h: Tensor) -> Tensor {
+        let kind = self.inference.map_or(Kind::Float, |(kind, _)| kind);
+        self.blocks
+            .iter()
+            .fold(h, |h, blk| blk.infer(&h, kind))
+            .to_kind(Kind::Float)
     }
 
     /// Forward pass. `x`: [B, planes, H, W]; `moves`: [M, 9] rows of (position in batch,
@@ -406,13 +415,19 @@ impl Net {
     /// plain loops. Returns the tables, the win/draw/loss probabilities `[B * 3]` and the
     /// material predictions `[B]`.
     ///
-    /// The heads' 1x1 convolutions run as matrix products over the trunk's output taken one
-    /// row per square (`[B * H * W, C]`, the channels-last layout the trunk already has), which
-    /// gives the embeddings in the order the move scoring reads them, without a transposed copy.
-    pub fn infer_tables(&self, x: &Tensor) -> Result<(MoveTables, Vec<f32>, Vec<f32>), TchError> {
-        let (b, height, width) = (x.size()[0], x.size()[2], x.size()[3]);
-        let h = self.trunk_rows(x);
-        let c = h.size()[1];
+    /// `stem` is the stem's activations, `[B, C, H, W]` in the channels-last layout
+    /// ([`crate::sparse_stem::SparseStem::forward`]). The heads' 1x1 convolutions run as
+    /// matrix products over the trunk's output taken one row per square (`[B * H * W, C]`,
+    /// the layout the trunk computes in), which gives the embeddings in the order the move
+    /// scoring reads them, without a transposed copy.
+    pub fn infer_tables(
+        &self,
+        stem: &Tensor,
+    ) -> Result<(MoveTables, Vec<f32>, Vec<f32>), TchError> {
+        let (b, height, width) = (stem.size()[0], stem.size()[2], stem.size()[3]);
+        let trunk = self.blocks_at_inference(stem.shallow_clone());
+        let c = trunk.size()[1];
+        let h = trunk.permute([0, 2, 3, 1]).contiguous().view([-1, c]);
         // Rows back as a [B, C, H, W] view (no copy) for `global_pool`.
         let pool =
             |rows: &Tensor| global_pool(&rows.view([b, height, width, -1]).permute([0, 3, 1, 2]));

@@ -345,8 +345,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         let cfg = preset(&v, "cpu", a.precision)?;
         tch::set_num_threads(1);
         let mut positions = sample_positions(&v, 64, 13);
-        super::bench_profile::run(&v, &cfg, &mut positions, a.seconds);
-        return Ok(());
+        return super::bench_profile::run(&v, &cfg, &mut positions, a.seconds);
     }
     bench_search(&v, a.seconds);
     if a.search_only {

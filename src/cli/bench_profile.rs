@@ -7,6 +7,7 @@
 //! position. The stages add up to the position's cost on one core; the table says which to
 //! make cheaper.
 
+use anyhow::Context;
 use koma_mcts::{search, SearchConfig, Tree, UniformEvaluator};
 use koma_model::{Model, Precision, Request};
 use koma_rules::mate::Budget;
@@ -66,7 +67,12 @@ fn train_step_us(model: &Model, requests: &[Request], batch: usize, secs: f64) -
 }
 
 /// Prints the profile of `v` with its CPU preset `cfg`.
-pub fn run(v: &Arc<Variant>, cfg: &RunConfig, positions: &mut [Position], secs: f64) {
+pub fn run(
+    v: &Arc<Variant>,
+    cfg: &RunConfig,
+    positions: &mut [Position],
+    secs: f64,
+) -> anyhow::Result<()> {
     let sp = &cfg.selfplay;
     let search_cfg = &sp.search;
     let legal: Vec<Vec<Move>> = positions.iter_mut().map(|p| p.legal_moves()).collect();
@@ -137,14 +143,17 @@ pub fn run(v: &Arc<Variant>, cfg: &RunConfig, positions: &mut [Position], secs: 
     let network = network_us(&fast, &requests, batch, slice);
     let (batching, trunk) = {
         let refs: Vec<&Request> = requests.iter().take(batch).collect();
-        // At inference on the CPU only the input planes become a tensor: the heads score
-        // moves from the requests themselves.
-        let input = fast.input_tensor(&refs);
+        // At inference on the CPU the stem is computed from the requests' sparse features
+        // and the heads score moves from the requests themselves: the input stage is the
+        // stem, the trunk the residual blocks.
+        let stem = fast
+            .stem_activations(&refs)
+            .context("the model prepared to play has no sparse stem (see the log)")?;
         let batching = per_call(&mut [()], slice / 2.0, |_| {
-            let _ = std::hint::black_box(fast.input_tensor(&refs));
+            let _ = std::hint::black_box(fast.stem_activations(&refs));
         }) / batch as f64;
         let trunk = per_call(&mut [()], slice / 2.0, |_| {
-            let _ = std::hint::black_box(fast.trunk_features(&input));
+            let _ = std::hint::black_box(fast.trunk_features(&stem));
         }) / batch as f64;
         (batching, trunk)
     };
@@ -171,8 +180,8 @@ pub fn run(v: &Arc<Variant>, cfg: &RunConfig, positions: &mut [Position], secs: 
         ("material estimate", material * sims_per_move),
         ("input encoding", encode * sims_per_move),
         ("tree (select, expand, back up)", tree * sims_per_move),
-        ("network: batch tensors", batching * sims_per_move),
-        ("network: trunk", trunk * sims_per_move),
+        ("network: input (sparse stem)", batching * sims_per_move),
+        ("network: trunk (residual blocks)", trunk * sims_per_move),
         (
             "network: heads (move scoring, value)",
             (network - batching - trunk).max(0.0) * sims_per_move,
@@ -202,4 +211,5 @@ pub fn run(v: &Arc<Variant>, cfg: &RunConfig, positions: &mut [Position], secs: 
             train / fast
         );
     }
+    Ok(())
 }

@@ -1,0 +1,254 @@
+//! The network's first convolution at CPU inference, computed from the encoder's sparse
+//! [`Features`] instead of the dense planes.
+//!
+//! The stem is a 3x3 convolution from every input plane to the trunk's channels. On the
+//! large boards the planes are many (two per piece kind: 209 on Hook Shogi) and nearly all
+//! zero, so the convolution over them cost as much as the whole residual trunk after it
+//! (42-43% of the trunk's convolution time on Hook and Ko Shogi, 16% on Hand Shogi), and
+//! writing the planes out and copying them into a tensor cost more again. Read from the
+//! features it is a sum: each input equal to 1 adds one kernel tap per neighbouring square,
+//! and each uniform plane adds its value times the response of the kernel to a plane of ones
+//! (which differs only at the edges, where the zero padding cuts taps off).
+
+use crate::encoding::{Encoder, Features};
+use tch::{Kind, TchError, Tensor};
+
+/// The folded stem convolution rearranged for sparse inputs.
+#[derive(Debug)]
+pub struct SparseStem {
+    channels: usize,
+    height: usize,
+    width: usize,
+    /// Per plane and kernel tap (row-major 3x3), the weights of every output channel: what an
+    /// input of 1 on that plane adds to the square the tap reaches.
+    taps: Vec<f32>,
+    /// Per uniform plane and square, the weights of every output channel summed over the taps
+    /// that stay on the board: what a plane of ones adds to that square.
+    uniform: Vec<f32>,
+    /// Per output channel.
+    bias: Vec<f32>,
+    /// Per input square, where its taps land: `reach[reach_start[sq]..reach_start[sq + 1]]`
+    /// holds (tap, output square) for every tap whose output square is on the board.
+    reach_start: Vec<u32>,
+    reach: Vec<(u32, u32)>,
+}
+
+impl SparseStem {
+    /// From the stem's folded fp32 weight `[channels, planes, 3, 3]` and bias `[channels]`.
+    pub fn new(weight: &Tensor, bias: &Tensor, encoder: &Encoder) -> Result<SparseStem, TchError> {
+        let size = weight.size();
+        let planes = encoder.planes();
+        if size.len() != 4 || size[1] as usize != planes || size[2] != 3 || size[3] != 3 {
+            return Err(TchError::Shape(format!(
+                "a stem of shape {size:?} for {planes} planes of 3x3 taps"
+            )));
+        }
+        let channels = size[0] as usize;
+        // [planes, 3, 3, channels]: each tap's channels side by side.
+        let taps = Vec::<f32>::try_from(
+            weight
+                .to_kind(Kind::Float)
+                .permute([1, 2, 3, 0])
+                .contiguous()
+                .reshape([-1]),
+        )?;
+        let bias = Vec::<f32>::try_from(bias.to_kind(Kind::Float).contiguous().reshape([-1]))?;
+        let (h, w) = encoder.shape();
+        let (height, width) = (h as usize, w as usize);
+        let squares = height * width;
+        let mut uniform = vec![0.0f32; encoder.uniform_planes().len() * squares * channels];
+        for (u, plane) in encoder.uniform_planes().enumerate() {
+            for sq in 0..squares {
+                let out = &mut uniform[(u * squares + sq) * channels..][..channels];
+                // Output square `sq` reads the input one tap away; taps off the board read
+                // the padding's zeros.
+                for (tap, (dr, df)) in offsets().enumerate() {
+                    if on_board(sq, dr, df, height, width).is_some() {
+                        let t = &taps[(plane * 9 + tap) * channels..][..channels];
+                        out.iter_mut().zip(t).for_each(|(o, x)| *o += x);
+                    }
+                }
+            }
+        }
+        let mut reach_start = vec![0u32];
+        let mut reach = Vec::with_capacity(9 * squares);
+        for sq in 0..squares {
+            // The input on `sq` reaches, through tap (dr, df), the output square it is that
+            // tap's input for: the one at minus the tap's offset.
+            for (tap, (dr, df)) in offsets().enumerate() {
+                if let Some(o) = on_board(sq, -dr, -df, height, width) {
+                    reach.push((tap as u32, o as u32));
+                }
+            }
+            reach_start.push(reach.len() as u32);
+        }
+        Ok(SparseStem {
+            channels,
+            height,
+            width,
+            taps,
+            uniform,
+            bias,
+            reach_start,
+            reach,
+        })
+    }
+
+    /// The stem's activations (the convolution, then ReLU) of each position, channels last:
+    /// a tensor `[B, C, H, W]` whose memory is `[B, H, W, C]`, as the folded trunk reads it.
+    pub fn forward(&self, features: &[&Features]) -> Tensor {
+        let (c, squares) = (self.channels, self.height * self.width);
+        let mut out = vec![0.0f32; features.len() * squares * c];
+        for (f, rows) in features.iter().zip(out.chunks_exact_mut(squares * c)) {
+            self.position(f, rows);
+        }
+        Tensor::from_slice(&out)
+            .view([
+                features.len() as i64,
+                self.height as i64,
+                self.width as i64,
+                c as i64,
+            ])
+            .permute([0, 3, 1, 2])
+    }
+
+    /// One position's activations into `rows` (`[squares, C]`). A version with the channel
+    /// count fixed at compile time (32, the CPU presets') measured twice as slow: the
+    /// compiler's unrolled sums lost to its vectorised loop.
+    fn position(&self, f: &Features, rows: &mut [f32]) {
+        let (c, squares) = (self.channels, self.height * self.width);
+        for row in rows.chunks_exact_mut(c) {
+            row.copy_from_slice(&self.bias);
+        }
+        for (u, &v) in f.uniform.iter().enumerate() {
+            if v != 0.0 {
+                let map = &self.uniform[u * squares * c..][..squares * c];
+                rows.iter_mut().zip(map).for_each(|(o, x)| *o += v * x);
+            }
+        }
+        for &one in &f.ones {
+            let (plane, sq) = (one as usize / squares, one as usize % squares);
+            let lands =
+                &self.reach[self.reach_start[sq] as usize..self.reach_start[sq + 1] as usize];
+            for &(tap, o) in lands {
+                let t = &self.taps[(plane * 9 + tap as usize) * c..][..c];
+                let row = &mut rows[o as usize * c..][..c];
+                row.iter_mut().zip(t).for_each(|(o, x)| *o += x);
+            }
+        }
+        rows.iter_mut().for_each(|x| *x = x.max(0.0));
+    }
+}
+
+/// The 3x3 kernel's taps in row-major order, as (rank, file) offsets from the output square.
+fn offsets() -> impl Iterator<Item = (isize, isize)> {
+    (-1..=1).flat_map(|dr| (-1..=1).map(move |df| (dr, df)))
+}
+
+/// The square `(dr, df)` away from `sq` on a `height` x `width` board, if on it.
+#[inline]
+fn on_board(sq: usize, dr: isize, df: isize, height: usize, width: usize) -> Option<usize> {
+    let r = (sq / width) as isize + dr;
+    let f = (sq % width) as isize + df;
+    (r >= 0 && f >= 0 && (r as usize) < height && (f as usize) < width)
+        .then(|| r as usize * width + f as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koma_rules::variant::builtin_ids;
+    use koma_rules::{load_variant, Position};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Positions from random games of `variant` (up to 300 plies: late positions hold
+    /// pieces in hand, nets and burn zones).
+    fn positions(variant: &str, n: usize) -> Vec<Position> {
+        let v = load_variant(variant).unwrap();
+        let mut rng = StdRng::seed_from_u64(5);
+        (0..n)
+            .map(|_| {
+                let mut pos = Position::start(&v);
+                for _ in 0..rng.gen_range(0..300) {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() || pos.outcome().is_some() {
+                        break;
+                    }
+                    pos.make_move(moves[rng.gen_range(0..moves.len())]);
+                }
+                pos
+            })
+            .collect()
+    }
+
+    /// For every built-in variant and both sides to move, the stem computed from the sparse
+    /// features equals libtorch's 3x3 convolution (zero padding) over the dense planes, then
+    /// ReLU, to within fp32 rounding, with a random kernel and bias, at the CPU presets' 32
+    /// channels and at 16.
+    #[test]
+    fn the_sparse_stem_is_the_dense_convolution() {
+        tch::manual_seed(7);
+        for (id, channels) in builtin_ids()
+            .into_iter()
+            .flat_map(|id| [(id, 32), (id, 16)])
+        {
+            let v = load_variant(id).unwrap();
+            let encoder = Encoder::new(&v);
+            let planes = encoder.planes() as i64;
+            let cpu = (Kind::Float, tch::Device::Cpu);
+            let weight = Tensor::randn([channels, planes, 3, 3], cpu);
+            let bias = Tensor::randn([channels], cpu);
+            let stem = SparseStem::new(&weight, &bias, &encoder).unwrap();
+            let ps = positions(id, 12);
+            let features: Vec<Features> = ps.iter().map(|p| encoder.features(p, 2)).collect();
+            let refs: Vec<&Features> = features.iter().collect();
+            let len = encoder.input_len();
+            let mut dense = vec![0.0f32; ps.len() * len];
+            for (p, out) in ps.iter().zip(dense.chunks_exact_mut(len)) {
+                encoder.encode_with_repetitions(p, 2, out);
+            }
+            let (h, w) = encoder.shape();
+            let x = Tensor::from_slice(&dense).view([ps.len() as i64, planes, h, w]);
+            let expected = x
+                .conv2d(&weight, Some(&bias), [1, 1], [1, 1], [1, 1], 1)
+                .relu();
+            let got = stem.forward(&refs);
+            let worst = (&got - &expected).abs().max().double_value(&[]);
+            let scale = expected.abs().max().double_value(&[]);
+            assert!(
+                worst <= 1e-5 * scale.max(1.0),
+                "{id}, {channels} channels: differs by {worst}"
+            );
+            assert!(
+                ps.iter()
+                    .any(|p| p.side_to_move() == koma_rules::Color::White),
+                "{id}: both sides to move"
+            );
+        }
+    }
+
+    /// The features list each input once, on a binary plane, with one value per uniform
+    /// plane: the sparse stem adds every listed one, so a duplicate would count twice.
+    #[test]
+    fn features_list_each_binary_input_once() {
+        for id in builtin_ids() {
+            let v = load_variant(id).unwrap();
+            let encoder = Encoder::new(&v);
+            let n = encoder.squares();
+            for p in positions(id, 20) {
+                let f = encoder.features(&p, 1);
+                assert_eq!(f.uniform.len(), encoder.uniform_planes().len(), "{id}");
+                let mut ones = f.ones.clone();
+                ones.sort_unstable();
+                ones.dedup();
+                assert_eq!(ones.len(), f.ones.len(), "{id}: an input listed twice");
+                for &i in &f.ones {
+                    let plane = i as usize / n;
+                    assert!(plane < encoder.planes(), "{id}: plane {plane}");
+                    assert!(!encoder.uniform_planes().contains(&plane), "{id}: {plane}");
+                }
+            }
+        }
+    }
+}
