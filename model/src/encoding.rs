@@ -18,10 +18,10 @@ pub struct Request {
 }
 
 /// A position's input planes as the encoder fills them. Every plane is either binary (a
-/// piece, an attack level, a burn zone, a held piece) or uniform (a hand count, the constant
-/// plane, repetitions, progress), so a position is the list of its ones and one value per
-/// uniform plane: a few hundred numbers where the dense planes of a 19x19 board are tens of
-/// thousands. The CPU inference pass computes the first convolution straight from this form
+/// piece, an attack level, a burn zone, a piece held by a net) or uniform (a hand count, the
+/// constant plane, repetitions, progress), so a position is the list of its ones and one
+/// value per uniform plane: about a thousand numbers on a 19x19 board (a few hundred on
+/// smaller ones) where its dense planes are tens of thousands. The CPU inference pass computes the first convolution straight from this form
 /// (`crate::sparse_stem`); the tensor path writes the dense planes out.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Features {
@@ -158,9 +158,11 @@ impl Encoder {
         self.scatter(&self.features(pos, repetitions), out);
     }
 
-    /// Writes `features` into the dense planes `out` (length [`Encoder::input_len`]), which
-    /// hold zeros where the features have none.
+    /// Writes `features` (this encoder's) into the dense planes `out`, which must be all
+    /// zeros and [`Encoder::input_len`] long: only the features' non-zero inputs are written.
     pub fn scatter(&self, features: &Features, out: &mut [f32]) {
+        debug_assert_eq!(out.len(), self.input_len());
+        debug_assert_eq!(features.uniform.len(), self.uniform_planes().len());
         let n = self.squares;
         for (plane, &v) in self.uniform_planes().zip(&features.uniform) {
             if v != 0.0 {
@@ -278,5 +280,57 @@ impl Encoder {
                 ]
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koma_rules::load_variant;
+    use koma_rules::variant::builtin_ids;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The features list each input once, on a binary plane, with one value per uniform
+    /// plane: the sparse stem adds every listed one, so a duplicate would count twice.
+    #[test]
+    fn features_list_each_binary_input_once() {
+        for id in builtin_ids() {
+            let v = load_variant(id).unwrap();
+            let encoder = Encoder::new(&v);
+            let n = encoder.squares();
+            for p in random_positions(id, 20) {
+                let f = encoder.features(&p, 1);
+                assert_eq!(f.uniform.len(), encoder.uniform_planes().len(), "{id}");
+                let mut ones = f.ones.clone();
+                ones.sort_unstable();
+                ones.dedup();
+                assert_eq!(ones.len(), f.ones.len(), "{id}: an input listed twice");
+                for &i in &f.ones {
+                    let plane = i as usize / n;
+                    assert!(plane < encoder.planes(), "{id}: plane {plane}");
+                    assert!(!encoder.uniform_planes().contains(&plane), "{id}: {plane}");
+                }
+            }
+        }
+    }
+
+    /// Positions from random games of `variant`, up to 300 plies.
+    fn random_positions(variant: &str, n: usize) -> Vec<Position> {
+        let v = load_variant(variant).unwrap();
+        let mut rng = StdRng::seed_from_u64(5);
+        (0..n)
+            .map(|_| {
+                let mut pos = Position::start(&v);
+                for _ in 0..rng.gen_range(0..300) {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() || pos.outcome().is_some() {
+                        break;
+                    }
+                    pos.make_move(moves[rng.gen_range(0..moves.len())]);
+                }
+                pos
+            })
+            .collect()
     }
 }

@@ -147,11 +147,10 @@ fn global_pool(x: &Tensor) -> Tensor {
 }
 
 impl Block {
-    fn forward(&self, x: &Tensor, train: bool, train_kind: Kind) -> Tensor {
-        if !train {
-            return self.infer(x, Kind::Float);
-        }
-        let h = self.a.forward(x, train, train_kind).relu();
+    /// The block in a training pass (batch statistics, autograd), its convolutions in
+    /// `train_kind`.
+    fn train(&self, x: &Tensor, train_kind: Kind) -> Tensor {
+        let h = self.a.forward(x, true, train_kind).relu();
         // Not `+=`: an in-place add would overwrite a tensor autograd still needs.
         let h = match &self.gpool {
             Some(g) => {
@@ -162,7 +161,7 @@ impl Block {
             }
             None => h,
         };
-        (x + self.b.forward(&h, train, train_kind)).relu()
+        (x + self.b.forward(&h, true, train_kind)).relu()
     }
 
     /// The same block at inference: no autograd, so the activations and the residual sum are
@@ -286,21 +285,16 @@ impl Net {
         self.train_kind = kind;
     }
 
-    /// The trunk's output for an inference forward pass: the input in the trunk's format and
-    /// layout, the blocks, and the result back in fp32 for the heads.
-    pub fn trunk(&self, x: &Tensor, train: bool) -> Tensor {
-        self.trunk_as_computed(x, train).contiguous()
-    }
-
     /// The stem's folded weight and bias in fp32, for the CPU inference pass's
     /// [`crate::sparse_stem::SparseStem`].
     pub fn stem_folded(&self) -> (Tensor, Tensor) {
         self.stem.folded_fp32()
     }
 
-    /// The trunk's output in whatever layout its last block left it (channels-last at
-    /// inference on the CPU).
-    fn trunk_as_computed(&self, x: &Tensor, train: bool) -> Tensor {
+    /// The trunk's output in fp32, contiguous, for [`Net::forward`]: a training pass, or
+    /// inference through tensors (CUDA, and the unfolded fp32 reference), where the input is
+    /// first put in the folded trunk's format and layout.
+    fn trunk(&self, x: &Tensor, train: bool) -> Tensor {
         let x = match (self.inference, train) {
             (Some((kind, last)), false) => {
                 let x = x.to_kind(kind);
@@ -317,13 +311,14 @@ impl Net {
             .forward(&x, train, self.train_kind)
             .relu()
             .to_kind(Kind::Float);
-        if train {
+        let h = if train {
             self.blocks
                 .iter()
-                .fold(h, |h, blk| blk.forward(&h, train, self.train_kind))
+                .fold(h, |h, blk| blk.train(&h, self.train_kind))
         } else {
             self.blocks_at_inference(h)
-        }
+        };
+        h.contiguous()
     }
 
     /// The residual blocks at inference, from the stem's activations `h` (fp32) to the

@@ -141,7 +141,7 @@ pub fn run(
         .unwrap_or(Precision::Fp32);
     fast.optimize_for_inference(precision);
     let network = network_us(&fast, &requests, batch, slice);
-    let (batching, trunk) = {
+    let (stem_us, trunk) = {
         let refs: Vec<&Request> = requests.iter().take(batch).collect();
         // At inference on the CPU the stem is computed from the requests' sparse features
         // and the heads score moves from the requests themselves: the input stage is the
@@ -149,13 +149,13 @@ pub fn run(
         let stem = fast
             .stem_activations(&refs)
             .context("the model prepared to play has no sparse stem (see the log)")?;
-        let batching = per_call(&mut [()], slice / 2.0, |_| {
+        let stem_us = per_call(&mut [()], slice / 2.0, |_| {
             let _ = std::hint::black_box(fast.stem_activations(&refs));
         }) / batch as f64;
         let trunk = per_call(&mut [()], slice / 2.0, |_| {
             let _ = std::hint::black_box(fast.trunk_features(&stem));
         }) / batch as f64;
-        (batching, trunk)
+        (stem_us, trunk)
     };
     let train = train_step_us(&model, &requests, cfg.trainer.batch_size, slice);
     let train_fast = (precision != Precision::Fp32).then(|| {
@@ -180,11 +180,11 @@ pub fn run(
         ("material estimate", material * sims_per_move),
         ("input encoding", encode * sims_per_move),
         ("tree (select, expand, back up)", tree * sims_per_move),
-        ("network: input (sparse stem)", batching * sims_per_move),
+        ("network: input (sparse stem)", stem_us * sims_per_move),
         ("network: trunk (residual blocks)", trunk * sims_per_move),
         (
             "network: heads (move scoring, value)",
-            (network - batching - trunk).max(0.0) * sims_per_move,
+            (network - stem_us - trunk).max(0.0) * sims_per_move,
         ),
         ("trainer (its share per position)", trainer_per_position),
     ];
