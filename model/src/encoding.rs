@@ -286,10 +286,9 @@ impl Encoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_positions::random_positions;
     use koma_rules::load_variant;
     use koma_rules::variant::builtin_ids;
-    use rand::rngs::StdRng;
-    use rand::{Rng, SeedableRng};
 
     /// The features list each input once, on a binary plane, with one value per uniform
     /// plane: the sparse stem adds every listed one, so a duplicate would count twice.
@@ -313,24 +312,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// Positions from random games of `variant`, up to 300 plies.
-    fn random_positions(variant: &str, n: usize) -> Vec<Position> {
-        let v = load_variant(variant).unwrap();
-        let mut rng = StdRng::seed_from_u64(5);
-        (0..n)
-            .map(|_| {
-                let mut pos = Position::start(&v);
-                for _ in 0..rng.gen_range(0..300) {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() || pos.outcome().is_some() {
-                        break;
-                    }
-                    pos.make_move(moves[rng.gen_range(0..moves.len())]);
-                }
-                pos
-            })
-            .collect()
     }
 }

@@ -17,6 +17,8 @@ pub mod net;
 pub mod precision;
 pub mod server;
 pub mod sparse_stem;
+#[cfg(test)]
+mod test_positions;
 
 pub use arch::Arch;
 pub use device::DeviceChoice;

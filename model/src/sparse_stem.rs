@@ -173,30 +173,9 @@ fn on_board(sq: usize, dr: isize, df: isize, height: usize, width: usize) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_positions::random_positions;
     use koma_rules::variant::builtin_ids;
     use koma_rules::{load_variant, Position};
-    use rand::rngs::StdRng;
-    use rand::{Rng, SeedableRng};
-
-    /// Positions from random games of `variant` (up to 300 plies: late positions hold
-    /// pieces in hand, nets and burn zones).
-    fn positions(variant: &str, n: usize) -> Vec<Position> {
-        let v = load_variant(variant).unwrap();
-        let mut rng = StdRng::seed_from_u64(5);
-        (0..n)
-            .map(|_| {
-                let mut pos = Position::start(&v);
-                for _ in 0..rng.gen_range(0..300) {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() || pos.outcome().is_some() {
-                        break;
-                    }
-                    pos.make_move(moves[rng.gen_range(0..moves.len())]);
-                }
-                pos
-            })
-            .collect()
-    }
 
     /// For every built-in variant and both sides to move, the stem computed from the sparse
     /// features equals libtorch's 3x3 convolution (zero padding) over the dense planes, then
@@ -219,7 +198,7 @@ mod tests {
             let weight = Tensor::randn([channels, planes, 3, 3], cpu);
             let bias = Tensor::randn([channels], cpu);
             let stem = SparseStem::new(&weight, &bias, &encoder).unwrap();
-            let mut ps = positions(id, 12);
+            let mut ps = random_positions(id, 12);
             if id == "ko-shogi" {
                 // Random games seldom promote to a poison flame or a net: a set position
                 // with both, a piece in the flame's burn zone and two held by the net.
