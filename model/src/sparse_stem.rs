@@ -61,20 +61,6 @@ impl SparseStem {
         let (h, w) = encoder.shape();
         let (height, width) = (h as usize, w as usize);
         let squares = height * width;
-        let mut uniform = vec![0.0f32; encoder.uniform_planes().len() * squares * channels];
-        for (u, plane) in encoder.uniform_planes().enumerate() {
-            for sq in 0..squares {
-                let out = &mut uniform[(u * squares + sq) * channels..][..channels];
-                // Output square `sq` reads the input one tap away; taps off the board read
-                // the padding's zeros.
-                for (tap, (dr, df)) in offsets().enumerate() {
-                    if on_board(sq, dr, df, height, width).is_some() {
-                        let t = &taps[(plane * 9 + tap) * channels..][..channels];
-                        out.iter_mut().zip(t).for_each(|(o, x)| *o += x);
-                    }
-                }
-            }
-        }
         let mut reach_start = vec![0u32];
         let mut reach = Vec::with_capacity(9 * squares);
         for sq in 0..squares {
@@ -86,6 +72,19 @@ impl SparseStem {
                 }
             }
             reach_start.push(reach.len() as u32);
+        }
+        // A plane of ones is a 1 on every square: its response is the same landing taps
+        // summed, and taps that would read off the board (the padding's zeros) never land.
+        let mut uniform = vec![0.0f32; encoder.uniform_planes().len() * squares * channels];
+        for (u, plane) in encoder.uniform_planes().enumerate() {
+            let map = &mut uniform[u * squares * channels..][..squares * channels];
+            for sq in 0..squares {
+                for &(tap, o) in &reach[reach_start[sq] as usize..reach_start[sq + 1] as usize] {
+                    let t = &taps[(plane * 9 + tap as usize) * channels..][..channels];
+                    let out = &mut map[o as usize * channels..][..channels];
+                    out.iter_mut().zip(t).for_each(|(o, x)| *o += x);
+                }
+            }
         }
         Ok(SparseStem {
             channels,
