@@ -17,6 +17,7 @@ pub mod net;
 pub mod precision;
 pub mod server;
 pub mod sparse_stem;
+mod stem_reach;
 #[cfg(test)]
 mod test_positions;
 
@@ -24,6 +25,6 @@ pub use arch::Arch;
 pub use device::DeviceChoice;
 pub use encoding::{Encoder, Features, MoveIndex, Request, MOVE_FIELDS};
 pub use error::ModelError;
-pub use model::{Batch, Model, ModelMeta};
+pub use model::{Batch, BatchInput, Model, ModelMeta};
 pub use precision::{Precision, PrecisionChoice};
 pub use server::{Client, InferenceServer, InferenceStats, Reloader};

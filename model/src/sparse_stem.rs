@@ -11,6 +11,7 @@
 //! (which differs only at the edges, where the zero padding cuts taps off).
 
 use crate::encoding::{Encoder, Features};
+use crate::stem_reach::Reach;
 use tch::{Kind, TchError, Tensor};
 
 /// The folded stem convolution rearranged for sparse inputs.
@@ -26,10 +27,8 @@ pub struct SparseStem {
     uniform: Vec<f32>,
     /// Per output channel.
     bias: Vec<f32>,
-    /// Per input square, where its taps land: `reach[reach_start[sq]..reach_start[sq + 1]]`
-    /// holds (tap, output square) for every tap whose output square is on the board.
-    reach_start: Vec<u32>,
-    reach: Vec<(u32, u32)>,
+    /// Per input square, where its taps land.
+    reach: Reach,
 }
 
 impl SparseStem {
@@ -61,25 +60,14 @@ impl SparseStem {
         let (h, w) = encoder.shape();
         let (height, width) = (h as usize, w as usize);
         let squares = height * width;
-        let mut reach_start = vec![0u32];
-        let mut reach = Vec::with_capacity(9 * squares);
-        for sq in 0..squares {
-            // The input on `sq` reaches, through tap (dr, df), the output square it is that
-            // tap's input for: the one at minus the tap's offset.
-            for (tap, (dr, df)) in offsets().enumerate() {
-                if let Some(o) = on_board(sq, -dr, -df, height, width) {
-                    reach.push((tap as u32, o as u32));
-                }
-            }
-            reach_start.push(reach.len() as u32);
-        }
+        let reach = Reach::new(height, width);
         // A plane of ones is a 1 on every square: its response is the same landing taps
         // summed, and taps that would read off the board (the padding's zeros) never land.
         let mut uniform = vec![0.0f32; encoder.uniform_planes().len() * squares * channels];
         for (u, plane) in encoder.uniform_planes().enumerate() {
             let map = &mut uniform[u * squares * channels..][..squares * channels];
             for sq in 0..squares {
-                for &(tap, o) in &reach[reach_start[sq] as usize..reach_start[sq + 1] as usize] {
+                for &(tap, o) in reach.lands(sq) {
                     let t = &taps[(plane * 9 + tap as usize) * channels..][..channels];
                     let out = &mut map[o as usize * channels..][..channels];
                     out.iter_mut().zip(t).for_each(|(o, x)| *o += x);
@@ -93,7 +81,6 @@ impl SparseStem {
             taps,
             uniform,
             bias,
-            reach_start,
             reach,
         })
     }
@@ -132,9 +119,7 @@ impl SparseStem {
         }
         for &one in &f.ones {
             let (plane, sq) = (one as usize / squares, one as usize % squares);
-            let lands =
-                &self.reach[self.reach_start[sq] as usize..self.reach_start[sq + 1] as usize];
-            for &(tap, o) in lands {
+            for &(tap, o) in self.reach.lands(sq) {
                 let t = &self.taps[(plane * 9 + tap as usize) * c..][..c];
                 let row = &mut rows[o as usize * c..][..c];
                 row.iter_mut().zip(t).for_each(|(o, x)| *o += x);
@@ -153,20 +138,6 @@ impl std::fmt::Debug for SparseStem {
             .field("width", &self.width)
             .finish_non_exhaustive()
     }
-}
-
-/// The 3x3 kernel's taps in row-major order, as (rank, file) offsets from the output square.
-fn offsets() -> impl Iterator<Item = (isize, isize)> {
-    (-1..=1).flat_map(|dr| (-1..=1).map(move |df| (dr, df)))
-}
-
-/// The square `(dr, df)` away from `sq` on a `height` x `width` board, if on it.
-#[inline]
-fn on_board(sq: usize, dr: isize, df: isize, height: usize, width: usize) -> Option<usize> {
-    let r = (sq / width) as isize + dr;
-    let f = (sq % width) as isize + df;
-    (r >= 0 && f >= 0 && (r as usize) < height && (f as usize) < width)
-        .then(|| r as usize * width + f as usize)
 }
 
 #[cfg(test)]
