@@ -17,6 +17,7 @@ pub mod net;
 pub mod precision;
 pub mod server;
 pub mod sparse_stem;
+pub mod sparse_stem_training;
 mod stem_reach;
 #[cfg(test)]
 mod test_positions;

@@ -1,11 +1,13 @@
 //! A network bound to a variant and a device: batched evaluation and checkpoints.
 
 use crate::arch::Arch;
-use crate::encoding::{Encoder, Request, MOVE_FIELDS};
+use crate::encoding::{Encoder, Features, Request, MOVE_FIELDS};
 use crate::error::ModelError;
 use crate::net::{segment_log_softmax, Net, Outputs};
 use crate::precision::Precision;
 use crate::sparse_stem::SparseStem;
+use crate::sparse_stem_training::StemIndices;
+use crate::stem_reach::Reach;
 use koma_mcts::{Evaluation, Evaluator};
 use koma_rules::{Move, Position, Variant};
 use serde::{Deserialize, Serialize};
@@ -37,8 +39,8 @@ pub struct ModelMeta {
 /// A batch as tensors.
 #[derive(Debug)]
 pub struct Batch {
-    /// [B, planes, H, W].
-    pub input: Tensor,
+    /// The positions' inputs.
+    pub input: BatchInput,
     /// [M, 1 + MOVE_FIELDS]: position in batch, then the move index fields.
     pub moves: Tensor,
     /// Position in batch of each move, [M].
@@ -49,6 +51,15 @@ pub struct Batch {
     pub counts: Vec<usize>,
     /// Largest move count.
     pub width: i64,
+}
+
+/// A batch's network inputs.
+#[derive(Debug)]
+pub enum BatchInput {
+    /// The dense planes, `[B, planes, H, W]`.
+    Planes(Tensor),
+    /// The sparse features laid out for the stem ([`Model::training_batch`] on the CPU).
+    Features(StemIndices),
 }
 
 /// A network for one variant on one device.
@@ -63,6 +74,8 @@ pub struct Model {
     precision: Option<Precision>,
     /// The stem read from sparse inputs, once the model is prepared for inference on the CPU.
     sparse_stem: Option<SparseStem>,
+    /// Where the stem's taps land on this board, for training batches' sparse inputs.
+    stem_reach: Reach,
 }
 
 impl Model {
@@ -88,9 +101,13 @@ impl Model {
             },
             vs,
             net,
-            encoder,
             precision: None,
             sparse_stem: None,
+            stem_reach: {
+                let (h, w) = encoder.shape();
+                Reach::new(h as usize, w as usize)
+            },
+            encoder,
         }
     }
 
@@ -165,8 +182,19 @@ impl Model {
         Tensor::from_slice(&input).reshape([b as i64, self.encoder.planes() as i64, h, w])
     }
 
-    /// Stacks requests into tensors on the model's device.
+    /// Stacks requests into tensors on the model's device, the inputs as dense planes.
     pub fn batch(&self, requests: &[&Request]) -> Batch {
+        self.batch_with(requests, false)
+    }
+
+    /// A batch for training passes: on the CPU the inputs stay sparse and the stem is summed
+    /// from them ([`crate::sparse_stem_training`]; give the loss to [`Model::backward`]),
+    /// elsewhere as [`Model::batch`].
+    pub fn training_batch(&self, requests: &[&Request]) -> Batch {
+        self.batch_with(requests, self.device() == Device::Cpu)
+    }
+
+    fn batch_with(&self, requests: &[&Request], sparse: bool) -> Batch {
         let b = requests.len();
         let mut rows = Vec::new();
         let mut seg = Vec::new();
@@ -183,8 +211,23 @@ impl Model {
         }
         let dev = self.device();
         let m = seg.len() as i64;
+        // The uniform planes' part of the sparse stem is also what gives its weight a
+        // gradient to add the sparse part to; every encoder has them (the constant plane).
+        let input = if sparse && !self.encoder.uniform_planes().is_empty() {
+            let features: Vec<&Features> = requests.iter().map(|r| &r.features).collect();
+            let (h, w) = self.encoder.shape();
+            BatchInput::Features(StemIndices::new(
+                &features,
+                &self.stem_reach,
+                self.encoder.planes(),
+                (h as usize, w as usize),
+                self.encoder.uniform_planes().len(),
+            ))
+        } else {
+            BatchInput::Planes(self.input_tensor(requests).to_device(dev))
+        };
         Batch {
-            input: self.input_tensor(requests).to_device(dev),
+            input,
             moves: Tensor::from_slice(&rows)
                 .reshape([m, 1 + MOVE_FIELDS as i64])
                 .to_device(dev),
@@ -197,7 +240,27 @@ impl Model {
 
     /// Forward pass on a batch (training mode updates batch-norm statistics).
     pub fn forward(&self, batch: &Batch, train: bool) -> Outputs {
-        self.net.forward(&batch.input, &batch.moves, train)
+        match &batch.input {
+            BatchInput::Planes(x) => self.net.forward(x, &batch.moves, train),
+            BatchInput::Features(f) => {
+                let (h, w) = self.encoder.shape();
+                let u = self.encoder.uniform_planes();
+                let uniform = u.start as i64..u.end as i64;
+                self.net
+                    .forward_sparse(f, (h, w), uniform, &batch.moves, train)
+            }
+        }
+    }
+
+    /// Back-propagates `loss`, computed from the training pass `out`: autograd, then the
+    /// stem's kernel gradient where the pass read sparse inputs. Every training step must
+    /// come through here rather than `loss.backward()` alone.
+    pub fn backward(&self, loss: &Tensor, out: &Outputs) -> Result<(), ModelError> {
+        loss.backward();
+        if let Some(tape) = &out.stem_tape {
+            self.net.finish_backward(tape)?;
+        }
+        Ok(())
     }
 
     /// The stem's activations of a batch at CPU inference, computed from the requests'

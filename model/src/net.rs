@@ -7,6 +7,7 @@
 
 use crate::arch::Arch;
 use crate::move_scoring::MoveTables;
+use crate::sparse_stem_training::{stem_convolution, StemIndices, StemTape};
 use tch::nn::{self, Module, ModuleT};
 use tch::{Kind, TchError, Tensor};
 
@@ -76,6 +77,11 @@ impl ConvBn {
             }
             _ => self.bn.forward_t(&self.conv.forward(x), train),
         }
+    }
+
+    /// The batch normalisation alone, on a convolution's output `y` computed elsewhere.
+    fn normalise(&self, y: &Tensor, train: bool) -> Tensor {
+        self.bn.forward_t(y, train)
     }
 
     /// A folded 1x1 convolution as a matrix `[out, in]` and its bias, for inputs taken one
@@ -192,6 +198,9 @@ pub struct Outputs {
     pub wdl_logits: Tensor,
     /// Predicted material balance per position, in (-1, 1), [B].
     pub material: Tensor,
+    /// Where the stem ran from sparse features: what its weight's gradient still needs
+    /// after the backward pass ([`Net::finish_backward`]).
+    pub stem_tape: Option<StemTape>,
 }
 
 /// The network's modules.
@@ -335,13 +344,49 @@ impl Net {
     /// origin, destination, kill, promotion, drop kind, last kill, shot from, shot at) as
     /// built by the batch code.
     pub fn forward(&self, x: &Tensor, moves: &Tensor, train: bool) -> Outputs {
-        let b = x.size()[0];
-        let hw = x.size()[2] * x.size()[3];
         let h = self.trunk(x, train);
-        let pooled = global_pool(&h);
+        self.heads(&h, moves, train)
+    }
+
+    /// A pass from the requests' sparse features (CPU training): the stem's convolution
+    /// from [`StemIndices`], then the rest as [`Net::forward`] computes it. The outputs hold
+    /// a [`StemTape`] that must be given the stem weight's gradient once the loss has been
+    /// back-propagated ([`Net::finish_backward`]).
+    pub fn forward_sparse(
+        &self,
+        input: &StemIndices,
+        shape: (i64, i64),
+        uniform: std::ops::Range<i64>,
+        moves: &Tensor,
+        train: bool,
+    ) -> Outputs {
+        let (conv, tape) = stem_convolution(&self.stem.conv.ws, input, shape, uniform);
+        let h = self.stem.normalise(&conv, train).relu();
+        let h = if train {
+            self.blocks
+                .iter()
+                .fold(h, |h, blk| blk.train(&h, self.train_kind))
+        } else {
+            self.blocks_at_inference(h)
+        };
+        let mut out = self.heads(&h.contiguous(), moves, train);
+        out.stem_tape = Some(tape);
+        out
+    }
+
+    /// Adds the sparse stem's kernel gradient (see [`Net::forward_sparse_train`]).
+    pub fn finish_backward(&self, tape: &StemTape) -> Result<(), TchError> {
+        tape.accumulate(&self.stem.conv.ws)
+    }
+
+    /// The value, material and policy heads on the trunk's output `h` (fp32, contiguous).
+    fn heads(&self, h: &Tensor, moves: &Tensor, train: bool) -> Outputs {
+        let b = h.size()[0];
+        let hw = h.size()[2] * h.size()[3];
+        let pooled = global_pool(h);
 
         // Value: pooled features of a 1x1 convolution.
-        let v = self.value_conv.forward(&h, train, Kind::Float).relu();
+        let v = self.value_conv.forward(h, train, Kind::Float).relu();
         let v = self.value_fc1.forward(&global_pool(&v)).relu();
         let wdl_logits = self.value_fc2.forward(&v);
         let material = self.material_fc.forward(&v).squeeze_dim(1).tanh();
@@ -350,7 +395,7 @@ impl Net {
         let d = self.head_dim;
         let e = self
             .policy
-            .forward(&h)
+            .forward(h)
             .reshape([b, 4 * d, hw])
             .permute([0, 2, 1])
             .reshape([b * hw, 4 * d]);
@@ -384,7 +429,7 @@ impl Net {
         terms.push(dot(&u_origin, &w_last) * has_last * scale);
         if let Some(shot) = &self.shot {
             let s = shot
-                .forward(&h)
+                .forward(h)
                 .reshape([b, 2 * d, hw])
                 .permute([0, 2, 1])
                 .reshape([b * hw, 2 * d]);
@@ -400,6 +445,7 @@ impl Net {
             move_logits: logits,
             wdl_logits,
             material,
+            stem_tape: None,
         }
     }
 }

@@ -226,7 +226,7 @@ fn the_bf16_trunk_agrees_with_fp32() {
 fn loss_and_gradient(model: &Model, positions: &mut [Position]) -> (f64, Tensor) {
     let reqs = requests(model, positions);
     let refs: Vec<_> = reqs.iter().collect();
-    let batch = model.batch(&refs);
+    let batch = model.training_batch(&refs);
     let out = model.forward(&batch, true);
     let loss = -model.move_log_probs(&out, &batch).mean(tch::Kind::Float)
         - out
@@ -239,7 +239,7 @@ fn loss_and_gradient(model: &Model, positions: &mut [Position]) -> (f64, Tensor)
     for v in &mut vars {
         v.zero_grad();
     }
-    loss.backward();
+    model.backward(&loss, &out).unwrap();
     let grads: Vec<Tensor> = vars.iter().map(|v| v.grad().flatten(0, -1)).collect();
     (loss.double_value(&[]), Tensor::cat(&grads, 0))
 }

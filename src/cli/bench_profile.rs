@@ -44,26 +44,37 @@ pub(crate) fn network_us(model: &Model, requests: &[Request], batch: usize, secs
     start.elapsed().as_secs_f64() * 1e6 / n.max(1) as f64
 }
 
-/// Microseconds of one training step (forward and backward of a batch, optimiser step).
-fn train_step_us(model: &Model, requests: &[Request], batch: usize, secs: f64) -> f64 {
+/// Microseconds of one training step (forward and backward of a batch, optimiser step), its
+/// inputs as the trainer gives them or (`dense`) as dense planes, the reference.
+fn train_step_us(
+    model: &Model,
+    requests: &[Request],
+    batch: usize,
+    secs: f64,
+    dense: bool,
+) -> anyhow::Result<f64> {
     let mut opt = Sgd::new(model.var_store(), 0.9, 1e-4);
     let refs: Vec<&Request> = requests.iter().cycle().take(batch).collect();
     let start = Instant::now();
     let mut steps = 0u64;
     while start.elapsed().as_secs_f64() < secs || steps == 0 {
-        let b = model.batch(&refs);
+        let b = if dense {
+            model.batch(&refs)
+        } else {
+            model.training_batch(&refs)
+        };
         let out = model.forward(&b, true);
         let logp = model.move_log_probs(&out, &b);
         let loss = -logp.mean(Kind::Float)
             + out.wdl_logits.log_softmax(1, Kind::Float).mean(Kind::Float)
             + out.material.square().mean(Kind::Float);
         opt.zero_grad();
-        loss.backward();
+        model.backward(&loss, &out)?;
         opt.step(0.01);
         steps += 1;
     }
     let _ = Tensor::zeros([1], (Kind::Float, Device::Cpu));
-    start.elapsed().as_secs_f64() * 1e6 / steps as f64
+    Ok(start.elapsed().as_secs_f64() * 1e6 / steps as f64)
 }
 
 /// Prints the profile of `v` with its CPU preset `cfg`.
@@ -157,12 +168,21 @@ pub fn run(
         }) / batch as f64;
         (stem_us, trunk)
     };
-    let train = train_step_us(&model, &requests, cfg.trainer.batch_size, slice);
-    let train_fast = (precision != Precision::Fp32).then(|| {
+    let train = train_step_us(&model, &requests, cfg.trainer.batch_size, slice, false)?;
+    let train_dense = train_step_us(&model, &requests, cfg.trainer.batch_size, slice, true)?;
+    let train_fast = if precision != Precision::Fp32 {
         let mut mixed = Model::new(v, &cfg.model, Device::Cpu);
         mixed.set_training_precision(precision);
-        train_step_us(&mixed, &requests, cfg.trainer.batch_size, slice)
-    });
+        Some(train_step_us(
+            &mixed,
+            &requests,
+            cfg.trainer.batch_size,
+            slice,
+            false,
+        )?)
+    } else {
+        None
+    };
     // What one self-play position (one move played) costs.
     let sims_per_move = sp.full_search_fraction as f64 * sp.full_simulations as f64
         + (1.0 - sp.full_search_fraction as f64) * sp.fast_simulations as f64;
@@ -204,6 +224,10 @@ pub fn run(
         fp32 / network,
         total,
         1e6 / total
+    );
+    println!(
+        "bench profile: training step from dense planes {train_dense:.0} us, from sparse features {train:.0} us (ratio {:.2})",
+        train_dense / train
     );
     if let Some(fast) = train_fast {
         println!(

@@ -509,7 +509,7 @@ impl Trainer {
         anyhow::ensure!(n > 0, "the replay window yielded no sample");
         let refs: Vec<&koma_model::Request> = tb.requests.iter().collect();
         let dev = self.model.device();
-        let batch = self.model.batch(&refs);
+        let batch = self.model.training_batch(&refs);
         let out = self.model.forward(&batch, true);
         let logp = self.model.move_log_probs(&out, &batch);
         let pt = Tensor::from_slice(&tb.policy).to_device(dev);
@@ -523,7 +523,7 @@ impl Trainer {
         let loss = &policy + &value * c.value_weight + &material * c.material_weight;
         let lr = self.learning_rate();
         self.opt.zero_grad();
-        loss.backward();
+        self.model.backward(&loss, &out)?;
         let grad_norm = self.opt.step(lr);
         self.state.step += 1;
         self.state.samples_trained += n as u64;

@@ -50,7 +50,7 @@ fn a_few_hundred_steps_fit_policy_value_and_material_targets_for_both_sides() {
     for _ in 0..300 {
         let tb = window.draw(8, &model, &v, &mut rng);
         let refs: Vec<&koma_model::Request> = tb.requests.iter().collect();
-        let batch = model.batch(&refs);
+        let batch = model.training_batch(&refs);
         let out = model.forward(&batch, true);
         let logp = model.move_log_probs(&out, &batch);
         let n = refs.len() as f64;
@@ -64,7 +64,7 @@ fn a_few_hundred_steps_fit_policy_value_and_material_targets_for_both_sides() {
             eprintln!("loss {}", loss.double_value(&[]));
         }
         opt.zero_grad();
-        loss.backward();
+        model.backward(&loss, &out).unwrap();
         opt.step(0.05);
     }
     for (s, best) in [(&black, "G@h8"), (&white, "G@b2")] {
