@@ -39,6 +39,9 @@ pub enum ModelError {
         /// The error.
         source: std::io::Error,
     },
+    /// A training pass's gradient could not be completed.
+    #[error("gradient: {0}")]
+    Gradient(String),
     /// libtorch refused an operation.
     #[error("libtorch: {0}")]
     Torch(#[from] tch::TchError),

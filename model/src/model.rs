@@ -256,7 +256,7 @@ impl Model {
     /// stem's kernel gradient where the pass read sparse inputs. Every training step must
     /// come through here rather than `loss.backward()` alone.
     pub fn backward(&self, loss: &Tensor, out: &Outputs) -> Result<(), ModelError> {
-        loss.backward();
+        loss.f_backward()?;
         if let Some(tape) = &out.stem_tape {
             self.net.finish_backward(tape)?;
         }
@@ -492,5 +492,101 @@ impl Evaluator for Model {
     fn evaluate(&self, batch: Vec<Request>) -> Vec<Evaluation> {
         let refs: Vec<&Request> = batch.iter().collect();
         self.evaluate_requests(&refs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_positions::random_positions;
+    use koma_rules::load_variant;
+    use koma_rules::variant::builtin_ids;
+
+    /// The loss of one training pass over `requests` and the gradient of every variable,
+    /// from the dense planes (`sparse` false) or the sparse features.
+    fn pass(model: &Model, requests: &[Request], sparse: bool) -> (Tensor, Vec<Tensor>) {
+        let refs: Vec<&Request> = requests.iter().collect();
+        let batch = if sparse {
+            model.training_batch(&refs)
+        } else {
+            model.batch(&refs)
+        };
+        assert_eq!(matches!(batch.input, BatchInput::Features(_)), sparse);
+        let out = model.forward(&batch, true);
+        // Every output in the loss, each weighted differently, so that every head and the
+        // whole trunk carry a gradient back to the stem.
+        let loss = -model.move_log_probs(&out, &batch).mean(Kind::Float) * 1.3
+            + (out.wdl_logits.log_softmax(1, Kind::Float)
+                * Tensor::from_slice(&[0.2f32, 0.5, 0.3]))
+            .sum(Kind::Float)
+            + out.material.square().mean(Kind::Float) * 0.7;
+        let mut vars = model.var_store().trainable_variables();
+        for v in &mut vars {
+            v.zero_grad();
+        }
+        model.backward(&loss, &out).unwrap();
+        let outputs = Tensor::cat(
+            &[
+                out.move_logits.flatten(0, -1),
+                out.wdl_logits.flatten(0, -1),
+                out.material.flatten(0, -1),
+            ],
+            0,
+        )
+        .detach();
+        (outputs, vars.iter().map(|v| v.grad().copy()).collect())
+    }
+
+    /// For every built-in variant, a training pass from the sparse features computes the
+    /// outputs of the dense planes' pass and the same gradient for every variable (the stem
+    /// kernel's included: its sparse part comes from the tape) to fp32 rounding.
+    #[test]
+    fn the_sparse_training_pass_is_the_dense_one() {
+        tch::manual_seed(11);
+        let arch = Arch {
+            blocks: 2,
+            channels: 16,
+            gpool_every: 2,
+            head_dim: 8,
+            value_channels: 4,
+            value_hidden: 16,
+        };
+        for id in builtin_ids() {
+            let v = load_variant(id).unwrap();
+            let model = Model::new(&v, &arch, Device::Cpu);
+            let requests: Vec<Request> = random_positions(id, 6)
+                .into_iter()
+                .enumerate()
+                .map(|(i, mut p)| {
+                    let moves = p.legal_moves();
+                    model.encoder().request(&p, &moves, Some(i % 3))
+                })
+                .collect();
+            let (dense_out, dense_grads) = pass(&model, &requests, false);
+            let (sparse_out, sparse_grads) = pass(&model, &requests, true);
+            let close = |a: &Tensor, b: &Tensor| {
+                let worst = (a - b).abs().max().double_value(&[]);
+                let scale = a.abs().max().double_value(&[]).max(1e-3);
+                worst <= 2e-4 * scale
+            };
+            assert!(close(&dense_out, &sparse_out), "{id}: outputs differ");
+            for (i, (d, s)) in dense_grads.iter().zip(&sparse_grads).enumerate() {
+                assert_eq!(d.size(), s.size(), "{id}: variable {i}");
+                assert!(
+                    close(d, s),
+                    "{id}: gradient of variable {i} ({:?}) differs by {}",
+                    d.size(),
+                    (d - s).abs().max().double_value(&[])
+                );
+            }
+            // The stem kernel is among them, and its gradient is not zero.
+            let planes = model.encoder().planes() as i64;
+            let kernel = dense_grads
+                .iter()
+                .zip(&sparse_grads)
+                .find(|(d, _)| d.size() == [arch.channels, planes, 3, 3])
+                .unwrap_or_else(|| panic!("{id}: no gradient of the stem kernel's shape"));
+            assert!(kernel.1.abs().sum(Kind::Float).double_value(&[]) > 0.0);
+        }
     }
 }

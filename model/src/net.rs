@@ -6,6 +6,7 @@
 //! target), so its cost follows the number of legal moves, not the board area squared.
 
 use crate::arch::Arch;
+use crate::error::ModelError;
 use crate::move_scoring::MoveTables;
 use crate::sparse_stem_training::{stem_convolution, StemIndices, StemTape};
 use tch::nn::{self, Module, ModuleT};
@@ -289,7 +290,8 @@ impl Net {
 
     /// Runs the convolutions of training passes in `kind` (fp32 by default). The weights,
     /// their gradients, the normalisations and the heads stay in fp32: only the products of
-    /// the convolutions are rounded, as mixed-precision training does.
+    /// the convolutions are rounded, as mixed-precision training does. The stem summed from
+    /// sparse inputs ([`Net::forward_sparse`], CPU training) stays in fp32.
     pub fn set_training_kind(&mut self, kind: Kind) {
         self.train_kind = kind;
     }
@@ -320,14 +322,18 @@ impl Net {
             .forward(&x, train, self.train_kind)
             .relu()
             .to_kind(Kind::Float);
-        let h = if train {
+        self.blocks(h, train).contiguous()
+    }
+
+    /// The residual blocks from the stem's activations `h`: a training pass, or inference.
+    fn blocks(&self, h: Tensor, train: bool) -> Tensor {
+        if train {
             self.blocks
                 .iter()
                 .fold(h, |h, blk| blk.train(&h, self.train_kind))
         } else {
             self.blocks_at_inference(h)
-        };
-        h.contiguous()
+        }
     }
 
     /// The residual blocks at inference, from the stem's activations `h` (fp32) to the
@@ -349,9 +355,10 @@ impl Net {
     }
 
     /// A pass from the requests' sparse features (CPU training): the stem's convolution
-    /// from [`StemIndices`], then the rest as [`Net::forward`] computes it. The outputs hold
-    /// a [`StemTape`] that must be given the stem weight's gradient once the loss has been
-    /// back-propagated ([`Net::finish_backward`]).
+    /// from [`StemIndices`] (in fp32 whatever the training format), then the rest as
+    /// [`Net::forward`] computes it. The outputs hold a [`StemTape`] that must be given the
+    /// stem weight's gradient once the loss has been back-propagated
+    /// ([`Net::finish_backward`]).
     pub fn forward_sparse(
         &self,
         input: &StemIndices,
@@ -361,21 +368,14 @@ impl Net {
         train: bool,
     ) -> Outputs {
         let (conv, tape) = stem_convolution(&self.stem.conv.ws, input, shape, uniform);
-        let h = self.stem.normalise(&conv, train).relu();
-        let h = if train {
-            self.blocks
-                .iter()
-                .fold(h, |h, blk| blk.train(&h, self.train_kind))
-        } else {
-            self.blocks_at_inference(h)
-        };
+        let h = self.blocks(self.stem.normalise(&conv, train).relu(), train);
         let mut out = self.heads(&h.contiguous(), moves, train);
         out.stem_tape = Some(tape);
         out
     }
 
-    /// Adds the sparse stem's kernel gradient (see [`Net::forward_sparse_train`]).
-    pub fn finish_backward(&self, tape: &StemTape) -> Result<(), TchError> {
+    /// Adds the sparse stem's kernel gradient (see [`Net::forward_sparse`]).
+    pub fn finish_backward(&self, tape: &StemTape) -> Result<(), ModelError> {
         tape.accumulate(&self.stem.conv.ws)
     }
 

@@ -1,24 +1,26 @@
 //! The stem's convolution in a training pass on the CPU, from the encoder's sparse
 //! [`Features`] instead of the dense planes.
 //!
-//! Training convolved every input plane of every sample, and its weight gradient convolved
-//! them again: in libtorch on one thread at batch 64, the stem's forward and weight gradient
-//! took 41% of the trunk's convolution time on Hook Shogi, 33% on Ko, 20% on Shoko and 12%
-//! on Hand Shogi, for inputs that are nearly all zero. Read from the features, the forward
-//! pass is a sum of kernel rows (one per input equal to 1 and tap that stays on the board),
-//! which libtorch's `embedding_bag` computes: one bag per sample and output square, the bag's
-//! indices the (plane, tap) rows it adds. Its gradient is the transpose: the gradient of each
-//! (plane, tap) row is the sum of the output gradients of the squares it was added to, the
-//! same `embedding_bag` with the roles swapped. libtorch's own backward for `embedding_bag`
-//! measured 60-100x slower than that transposed forward (it scatters row by row), so the
-//! forward runs outside autograd, its output is a leaf that collects its gradient, and
-//! [`StemTape::accumulate`] adds the transposed sum to the stem weight's gradient once the
-//! loss has been back-propagated. The uniform planes (hands, the constant plane, repetitions,
-//! progress) hold one value on every square: their part is each plane's response to a plane of
-//! ones (a small convolution that autograd differentiates as usual) times the value.
+//! The inputs are nearly all zero, yet the stem's forward pass and its weight gradient over
+//! the dense planes were a large share of a training step on the large boards
+//! (`docs/experiments.md`). Read from the features, the forward pass is a sum of kernel rows,
+//! one per input equal to 1 and tap that stays on the board, which libtorch's `embedding_bag`
+//! computes: one bag per sample and output square, the bag's indices the (plane, tap) rows
+//! added there. The kernel's gradient is the transpose: each (plane, tap) row's gradient is
+//! the sum of the output gradients of the squares it was added to, the same `embedding_bag`
+//! with the roles swapped. libtorch's own backward of `embedding_bag` scatters row by row and
+//! measured 60-100x slower than that transposed sum, so the forward runs outside autograd, its
+//! output is a leaf that collects its gradient, and [`StemTape::accumulate`] adds the
+//! transposed sum to the kernel's gradient once the loss has been back-propagated. The
+//! uniform planes (hands, the constant plane, repetitions, progress) hold one value on every
+//! square: their part is each plane's response to a plane of ones (a small convolution that
+//! autograd differentiates as usual) times the value. The sum runs in fp32 whatever the
+//! training passes' convolution format.
 
 use crate::encoding::Features;
+use crate::error::ModelError;
 use crate::stem_reach::Reach;
+use std::cell::Cell;
 use tch::{Kind, TchError, Tensor};
 
 /// A batch's sparse stem inputs as index tensors: what [`stem_convolution`] reads.
@@ -80,16 +82,6 @@ impl StemIndices {
             uniform: Tensor::from_slice(&uniform).view([features.len() as i64, u as i64]),
         }
     }
-
-    /// Samples in the batch.
-    pub fn len(&self) -> i64 {
-        self.batch
-    }
-
-    /// Whether the batch is empty.
-    pub fn is_empty(&self) -> bool {
-        self.batch == 0
-    }
 }
 
 /// Entries grouped by `key` (a counting sort, stable): the start of each of `keys` groups and
@@ -127,13 +119,16 @@ pub struct StemTape {
     row_starts: Tensor,
     /// The stem weight's shape, `[C, planes, 3, 3]`.
     shape: [i64; 4],
+    /// Whether [`StemTape::accumulate`] has carried the leaf's gradient to the kernel.
+    carried: Cell<bool>,
 }
 
 /// The stem convolution (no bias) of a training pass, `[B, C, H, W]` contiguous, from the
-/// weight `[C, planes, 3, 3]` whose planes `uniform` are the uniform ones.
-/// The uniform planes' part is differentiated by autograd; the sparse part's gradient is
-/// added by [`StemTape::accumulate`] after the backward pass.
-pub fn stem_convolution(
+/// weight `[C, planes, 3, 3]` whose planes `uniform` (a non-empty range) are the uniform
+/// ones. The uniform planes' part is differentiated by autograd, which also gives the weight
+/// the gradient that [`StemTape::accumulate`] adds the sparse part to after the backward
+/// pass.
+pub(crate) fn stem_convolution(
     weight: &Tensor,
     input: &StemIndices,
     (height, width): (i64, i64),
@@ -141,7 +136,8 @@ pub fn stem_convolution(
 ) -> (Tensor, StemTape) {
     let size = weight.size();
     let (c, planes) = (size[0], size[1]);
-    let b = input.batch;
+    let (b, u) = (input.batch, uniform.end - uniform.start);
+    assert!(u > 0, "the sparse stem needs the encoder's uniform planes");
     // [planes * 9, C]: each (plane, tap) row's channels side by side.
     let rows = tch::no_grad(|| {
         weight
@@ -152,36 +148,33 @@ pub fn stem_convolution(
     });
     let sparse = tch::no_grad(|| sum_bags(&rows, &input.rows_by_square, &input.square_starts))
         .set_requires_grad(true);
-    let u = uniform.end - uniform.start;
-    let dense_part = sparse.view([b, height, width, c]).permute([0, 3, 1, 2]);
-    let out = if u > 0 {
-        // Plane u of sample u is all ones: the response of each uniform plane.
-        let ones = Tensor::eye(u, (Kind::Float, weight.device()))
-            .view([u, u, 1, 1])
-            .expand([u, u, height, width], false)
-            .contiguous();
-        let response = ones.conv2d(
-            &weight.narrow(1, uniform.start, u),
+    // Each uniform plane's response to a plane of ones, [u, C * H * W]: one plane of ones
+    // convolved with the u kernels side by side as u * C output channels.
+    let response = Tensor::ones([1, 1, height, width], (Kind::Float, weight.device()))
+        .conv2d(
+            &weight
+                .narrow(1, uniform.start, u)
+                .transpose(0, 1)
+                .reshape([u * c, 1, 3, 3]),
             None::<Tensor>,
             [1, 1],
             [1, 1],
             [1, 1],
             1,
-        );
-        let uniform = input
-            .uniform
-            .to_device(weight.device())
-            .mm(&response.view([u, c * height * width]))
-            .view([b, c, height, width]);
-        dense_part + uniform
-    } else {
-        dense_part.contiguous()
-    };
+        )
+        .view([u, c * height * width]);
+    let uniform_part = input
+        .uniform
+        .to_device(weight.device())
+        .mm(&response)
+        .view([b, c, height, width]);
+    let out = sparse.view([b, height, width, c]).permute([0, 3, 1, 2]) + uniform_part;
     let tape = StemTape {
         output: sparse,
         squares_by_row: input.squares_by_row.shallow_clone(),
         row_starts: input.row_starts.shallow_clone(),
         shape: [size[0], size[1], size[2], size[3]],
+        carried: Cell::new(false),
     };
     (out.contiguous(), tape)
 }
@@ -189,7 +182,11 @@ pub fn stem_convolution(
 /// `embedding_bag` in sum mode: row `i` of the result is the sum of `table`'s rows listed in
 /// `indices[starts[i]..starts[i + 1]]` (zero where the bag is empty).
 fn sum_bags(table: &Tensor, indices: &Tensor, starts: &Tensor) -> Tensor {
-    let (sums, _, _, _) = Tensor::embedding_bag(
+    f_sum_bags(table, indices, starts).expect("embedding_bag of the stem's own indices")
+}
+
+fn f_sum_bags(table: &Tensor, indices: &Tensor, starts: &Tensor) -> Result<Tensor, TchError> {
+    let (sums, _, _, _) = Tensor::f_embedding_bag(
         table,
         indices,
         starts,
@@ -198,132 +195,45 @@ fn sum_bags(table: &Tensor, indices: &Tensor, starts: &Tensor) -> Tensor {
         false,
         None::<Tensor>,
         false,
-    );
-    sums
+    )?;
+    Ok(sums)
 }
 
 impl StemTape {
     /// Adds the sparse part's kernel gradient to `weight`'s gradient, once the loss has been
-    /// back-propagated (which leaves the output gradient on the tape's leaf). Does nothing if
-    /// the stem's output took no part in the loss.
-    pub fn accumulate(&self, weight: &Tensor) -> Result<(), TchError> {
-        let grad_out = self.output.grad();
+    /// back-propagated (which leaves the output gradient on the tape's leaf), and clears the
+    /// leaf's gradient so that a second call adds nothing. Does nothing if the stem's output
+    /// took no part in the loss.
+    pub fn accumulate(&self, weight: &Tensor) -> Result<(), ModelError> {
+        let mut grad_out = self.output.grad();
         if !grad_out.defined() {
             return Ok(());
         }
         let [c, planes, kh, kw] = self.shape;
         tch::no_grad(|| {
-            let grad_rows = sum_bags(&grad_out, &self.squares_by_row, &self.row_starts);
-            let grad = grad_rows.view([planes, kh, kw, c]).permute([3, 0, 1, 2]);
-            // The uniform planes' part reaches the weight through autograd, so its gradient
-            // exists (the model uses this path only where there are uniform planes).
             let mut acc = weight.grad();
             if !acc.defined() {
-                return Err(TchError::Kind(
-                    "the stem weight has no gradient to add the sparse part to".into(),
+                return Err(ModelError::Gradient(
+                    "the stem kernel has no gradient to add its sparse part to".into(),
                 ));
             }
-            acc.f_add_(&grad).map(|_| ())
+            let grad_rows = f_sum_bags(&grad_out, &self.squares_by_row, &self.row_starts)?;
+            let _ = acc.f_add_(&grad_rows.view([planes, kh, kw, c]).permute([3, 0, 1, 2]))?;
+            let _ = grad_out.f_zero_()?;
+            self.carried.set(true);
+            Ok(())
         })
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use crate::test_positions::random_positions;
-    use crate::{Arch, Model, Request};
-    use koma_rules::load_variant;
-    use koma_rules::variant::builtin_ids;
-    use tch::{Device, Kind, Tensor};
-
-    /// The loss of one training pass over `requests` and the gradient of every variable,
-    /// from the dense planes (`sparse` false) or the sparse features.
-    fn pass(model: &Model, requests: &[Request], sparse: bool) -> (Tensor, Vec<Tensor>) {
-        let refs: Vec<&Request> = requests.iter().collect();
-        let batch = if sparse {
-            model.training_batch(&refs)
-        } else {
-            model.batch(&refs)
-        };
-        assert_eq!(
-            matches!(batch.input, crate::BatchInput::Features(_)),
-            sparse
-        );
-        let out = model.forward(&batch, true);
-        // Every output in the loss, each weighted differently, so that every head and the
-        // whole trunk carry a gradient back to the stem.
-        let loss = -model.move_log_probs(&out, &batch).mean(Kind::Float) * 1.3
-            + (out.wdl_logits.log_softmax(1, Kind::Float)
-                * Tensor::from_slice(&[0.2f32, 0.5, 0.3]))
-            .sum(Kind::Float)
-            + out.material.square().mean(Kind::Float) * 0.7;
-        let mut vars = model.var_store().trainable_variables();
-        for v in &mut vars {
-            v.zero_grad();
-        }
-        model.backward(&loss, &out).unwrap();
-        let outputs = Tensor::cat(
-            &[
-                out.move_logits.flatten(0, -1),
-                out.wdl_logits.flatten(0, -1),
-                out.material.flatten(0, -1),
-            ],
-            0,
-        )
-        .detach();
-        (outputs, vars.iter().map(|v| v.grad().copy()).collect())
-    }
-
-    /// For every built-in variant, a training pass from the sparse features computes the
-    /// outputs of the dense planes' pass and the same gradient for every variable (the stem
-    /// kernel's included: its sparse part comes from the tape) to fp32 rounding.
-    #[test]
-    fn the_sparse_training_pass_is_the_dense_one() {
-        tch::manual_seed(11);
-        let arch = Arch {
-            blocks: 2,
-            channels: 16,
-            gpool_every: 2,
-            head_dim: 8,
-            value_channels: 4,
-            value_hidden: 16,
-        };
-        for id in builtin_ids() {
-            let v = load_variant(id).unwrap();
-            let model = Model::new(&v, &arch, Device::Cpu);
-            let requests: Vec<Request> = random_positions(id, 6)
-                .into_iter()
-                .enumerate()
-                .map(|(i, mut p)| {
-                    let moves = p.legal_moves();
-                    model.encoder().request(&p, &moves, Some(i % 3))
-                })
-                .collect();
-            let (dense_out, dense_grads) = pass(&model, &requests, false);
-            let (sparse_out, sparse_grads) = pass(&model, &requests, true);
-            let close = |a: &Tensor, b: &Tensor| {
-                let worst = (a - b).abs().max().double_value(&[]);
-                let scale = a.abs().max().double_value(&[]).max(1e-3);
-                worst <= 2e-4 * scale
-            };
-            assert!(close(&dense_out, &sparse_out), "{id}: outputs differ");
-            for (i, (d, s)) in dense_grads.iter().zip(&sparse_grads).enumerate() {
-                assert_eq!(d.size(), s.size(), "{id}: variable {i}");
-                assert!(
-                    close(d, s),
-                    "{id}: gradient of variable {i} ({:?}) differs by {}",
-                    d.size(),
-                    (d - s).abs().max().double_value(&[])
-                );
-            }
-            // The stem kernel is among them, and its gradient is not zero.
-            let planes = model.encoder().planes() as i64;
-            let kernel = dense_grads
-                .iter()
-                .zip(&sparse_grads)
-                .find(|(d, _)| d.size() == [arch.channels, planes, 3, 3])
-                .unwrap_or_else(|| panic!("{id}: no gradient of the stem kernel's shape"));
-            assert!(kernel.1.abs().sum(Kind::Float).double_value(&[]) > 0.0);
+/// A training pass whose loss went back through the stem without [`StemTape::accumulate`]
+/// has trained the stem on its uniform planes alone: said where it happens.
+impl Drop for StemTape {
+    fn drop(&mut self) {
+        if !self.carried.get() && self.output.grad().defined() {
+            tracing::error!(
+                "a training pass's sparse stem gradient was never added to the kernel (back-propagate through Model::backward)"
+            );
         }
     }
 }

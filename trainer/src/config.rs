@@ -54,9 +54,9 @@ pub struct TrainerConfig {
     pub delete_old_chunks: bool,
     /// Number format of the training passes' convolutions: `fp32` (the reference), `bf16`
     /// (mixed precision: the convolutions' products are rounded to bfloat16, while weights,
-    /// gradients, normalisations, heads and the optimiser stay in fp32), `fp16`, or `auto`
-    /// (fp16 on CUDA; bf16 on a CPU with native bf16 where it measures faster than
-    /// fp32, else fp32).
+    /// gradients, normalisations, heads and the optimiser stay in fp32; on the CPU the stem
+    /// is summed from sparse inputs in fp32), `fp16`, or `auto` (fp16 on CUDA; bf16 on a CPU
+    /// with native bf16 where it measures faster than fp32, else fp32).
     pub precision: String,
 }
 
