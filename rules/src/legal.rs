@@ -4,6 +4,10 @@
 //! attacked. Testing every move by make/unmake is the obvious way; to keep generation fast, the
 //! test is skipped where it cannot fail: drops when not in check (a drop only blocks), and
 //! moves of a piece that is not on a slider line to its own royal piece when not in check.
+//! Where the opponent attacks only by plain leaps and slides, two more kinds of move are
+//! decided without playing them: the royal piece's own steps (is the square attacked once it
+//! has left its own?), and in check the drops (only a drop between the royal piece and a lone
+//! checking slider ends the check).
 //!
 //! Under both check rules the counter limits ([`crate::counters`]), the protected-royal
 //! rule ([`crate::protected_royals`]) and the Lion trading rules ([`crate::lion_trading`])
@@ -11,6 +15,7 @@
 
 use crate::color::Color;
 use crate::mv::Move;
+use crate::piece::Piece;
 use crate::position::Position;
 use crate::square::Square;
 use crate::variant::CheckRule;
@@ -63,9 +68,29 @@ impl Position {
         } else {
             self.pin_candidates(king, us)
         };
+        let plain = !complex && !self.variant.has_burners();
+        // In check from plain leaps and slides only, a drop ends the check exactly when it
+        // lands between the royal piece and the one slider giving it: no test needed.
+        let blocks = (in_check && plain).then(|| self.interpositions(king, us));
         let mut i = 0;
         while i < moves.len() {
             let mv = moves[i];
+            if let (true, Some(blocks)) = (mv.is_drop(), &blocks) {
+                if blocks.contains(&mv.to()) {
+                    i += 1;
+                } else {
+                    moves.swap_remove(i);
+                }
+                continue;
+            }
+            if plain && !mv.is_drop() && mv.from() == king && mv.kills().is_empty() {
+                if self.royal_step_is_safe(king, mv.to(), them) {
+                    i += 1;
+                } else {
+                    moves.swap_remove(i);
+                }
+                continue;
+            }
             let needs_test = in_check
                 || complex
                 || (!mv.is_drop()
@@ -134,6 +159,56 @@ impl Position {
         let safe = !self.is_attacked(self.royal_sq[us.index()], us.opposite());
         self.unmake_move();
         safe
+    }
+
+    /// Whether the royal piece on `king` may step to `to` (taking what stands there) when
+    /// only plain leaps and slides attack: `to` is not attacked once the royal piece has left
+    /// its square, which may open a slider's line through it. A capture's victim stands on
+    /// `to` itself, so it blocks no line to `to`. Cheaper than playing the move.
+    fn royal_step_is_safe(&mut self, king: Square, to: Square, them: Color) -> bool {
+        let royal = std::mem::replace(&mut self.board[king.index()], Piece::EMPTY);
+        let safe = !self.is_attacked_simple(to, them);
+        self.board[king.index()] = royal;
+        safe
+    }
+
+    /// The empty squares on which a dropped piece would end the check of our royal piece on
+    /// `king`, when only the opponent's plain leaps and slides attack: the squares between it
+    /// and the checking slider when exactly one slider checks, none when a leaper checks or
+    /// two pieces do. A dropped piece opens no line, so nothing else can end a check.
+    fn interpositions(&self, king: Square, us: Color) -> Vec<Square> {
+        let t = &self.variant.attacks[us.opposite().index()];
+        let at = king.0 as i32;
+        if t.leaps
+            .iter()
+            .any(|(d, set)| set.contains(self.board[(at - d) as usize]))
+        {
+            return Vec::new();
+        }
+        let mut checkers = Vec::new();
+        let mut between = Vec::new();
+        for s in &t.slides {
+            let mut cur = at;
+            let mut line = Vec::new();
+            for k in 1..=s.max_reach {
+                cur -= s.delta;
+                let p = self.board[cur as usize];
+                if p.is_empty() {
+                    line.push(Square(cur as u16));
+                    continue;
+                }
+                if !p.is_wall() && s.reach[p.index()] >= k && !checkers.contains(&cur) {
+                    checkers.push(cur);
+                    between = line;
+                }
+                break;
+            }
+        }
+        if checkers.len() == 1 {
+            between
+        } else {
+            Vec::new()
+        }
     }
 
     /// Our pieces that stand between our royal piece and an enemy slider that would attack it

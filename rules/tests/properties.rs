@@ -132,3 +132,32 @@ proptest! {
         });
     }
 }
+
+/// The list filter and the one-move legality test agree: the legal moves are exactly the
+/// pseudo-legal moves that `pseudo_legal_is_legal` accepts, in every variant, including
+/// positions in check with pieces in hand, where the list filter decides drops from the
+/// checking line instead of playing them.
+#[test]
+fn legal_moves_are_the_pseudo_legal_moves_that_pass_the_one_move_test() {
+    let mut drops_in_check = 0;
+    for seed in 0..12 {
+        random_walk(seed, 160, |pos| {
+            let mut legal = pos.legal_moves();
+            let mut pseudo = Vec::new();
+            pos.generate_pseudo_legal(&mut pseudo);
+            let in_check = pos.in_check(pos.side_to_move());
+            drops_in_check += usize::from(in_check && pseudo.iter().any(|m| m.is_drop()));
+            let mut passing: Vec<_> = pseudo
+                .into_iter()
+                .filter(|&m| pos.pseudo_legal_is_legal(m))
+                .collect();
+            legal.sort_unstable();
+            passing.sort_unstable();
+            assert_eq!(legal, passing, "{}", pos.to_text());
+        });
+    }
+    assert!(
+        drops_in_check > 10,
+        "{drops_in_check} positions in check with drops"
+    );
+}
