@@ -68,7 +68,7 @@ impl Position {
         } else {
             self.pin_candidates(king, us)
         };
-        let plain = !complex && !self.variant.has_burners();
+        let plain = self.attacks_are_plain(them);
         // In check from plain leaps and slides only, a drop ends the check exactly when it
         // lands between the royal piece and the one slider giving it: no test needed.
         let blocks = (in_check && plain).then(|| self.interpositions(king, us));
@@ -138,6 +138,16 @@ impl Position {
         if !(king_safety || check_limited || protected) {
             return true;
         }
+        if king_safety
+            && !check_limited
+            && !protected
+            && !mv.is_drop()
+            && mv.kills().is_empty()
+            && mv.from() == self.royal_sq[us.index()]
+            && self.attacks_are_plain(them)
+        {
+            return self.royal_step_is_safe(mv.from(), mv.to(), them);
+        }
         self.make_move_inner(mv, false);
         let mut legal = true;
         if king_safety {
@@ -159,6 +169,12 @@ impl Position {
         let safe = !self.is_attacked(self.royal_sq[us.index()], us.opposite());
         self.unmake_move();
         safe
+    }
+
+    /// Whether `by` attacks only by plain leaps and slides (no complex pieces, no burns): the
+    /// attacks that the shortcuts of king safety reason about.
+    fn attacks_are_plain(&self, by: Color) -> bool {
+        self.variant.attacks[by.index()].complex.is_empty() && !self.variant.has_burners()
     }
 
     /// Whether the royal piece on `king` may step to `to` (taking what stands there) when

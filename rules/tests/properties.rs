@@ -7,6 +7,7 @@
 mod common;
 
 use common::{play_random_moves, variant};
+use koma_rules::variant::CheckRule;
 use koma_rules::{perft, perft_copy_make, Position, Promotion};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -136,10 +137,13 @@ proptest! {
 /// The list filter and the one-move legality test agree: the legal moves are exactly the
 /// pseudo-legal moves that `pseudo_legal_is_legal` accepts, in every variant, including
 /// positions in check with pieces in hand, where the list filter decides drops from the
-/// checking line instead of playing them.
+/// checking line instead of playing them. Under king safety both also equal the plain
+/// definition, each move played and the mover's royal piece tested for attack, which the
+/// royal piece's steps (decided without playing them by both) are checked against.
 #[test]
 fn legal_moves_are_the_pseudo_legal_moves_that_pass_the_one_move_test() {
     let mut drops_in_check = 0;
+    let mut king_safety_positions = 0;
     for seed in 0..12 {
         random_walk(seed, 160, |pos| {
             let mut legal = pos.legal_moves();
@@ -154,6 +158,23 @@ fn legal_moves_are_the_pseudo_legal_moves_that_pass_the_one_move_test() {
             legal.sort_unstable();
             passing.sort_unstable();
             assert_eq!(legal, passing, "{}", pos.to_text());
+            if pos.variant().rules.check == CheckRule::KingSafety {
+                let us = pos.side_to_move();
+                let mut pseudo = Vec::new();
+                pos.generate_pseudo_legal(&mut pseudo);
+                let mut played: Vec<_> = pseudo
+                    .into_iter()
+                    .filter(|&m| {
+                        pos.make_move(m);
+                        let safe = !pos.in_check(us);
+                        pos.unmake_move();
+                        safe
+                    })
+                    .collect();
+                played.sort_unstable();
+                assert_eq!(legal, played, "{}", pos.to_text());
+                king_safety_positions += 1;
+            }
         });
     }
     assert!(
