@@ -14,7 +14,7 @@
 //! apply on top.
 
 use crate::color::Color;
-use crate::mv::Move;
+use crate::mv::{Move, Promotion};
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::square::Square;
@@ -83,7 +83,7 @@ impl Position {
                 }
                 continue;
             }
-            if plain && !mv.is_drop() && mv.from() == king && mv.kills().is_empty() {
+            if plain && mv.from() == king && self.is_royal_step(&mv) {
                 if self.royal_step_is_safe(king, mv.to(), them) {
                     i += 1;
                 } else {
@@ -141,9 +141,8 @@ impl Position {
         if king_safety
             && !check_limited
             && !protected
-            && !mv.is_drop()
-            && mv.kills().is_empty()
             && mv.from() == self.royal_sq[us.index()]
+            && self.is_royal_step(&mv)
             && self.attacks_are_plain(them)
         {
             return self.royal_step_is_safe(mv.from(), mv.to(), them);
@@ -171,10 +170,18 @@ impl Position {
         safe
     }
 
-    /// Whether `by` attacks only by plain leaps and slides (no complex pieces, no burns): the
-    /// attacks that the shortcuts of king safety reason about.
+    /// Whether `by` attacks only by plain leaps and slides (no complex pieces, no burns or
+    /// rule module acting away from moves): the attacks that the shortcuts of king safety
+    /// reason about.
     fn attacks_are_plain(&self, by: Color) -> bool {
-        self.variant.attacks[by.index()].complex.is_empty() && !self.variant.has_burners()
+        self.variant.attacks[by.index()].complex.is_empty() && !self.variant.acts_away_from_moves()
+    }
+
+    /// Whether `mv`, a move from the royal piece's square, only carries it to its destination
+    /// (taking what stands there): no drop, no capture elsewhere, no promotion (which could
+    /// change what is royal). [`Position::royal_step_is_safe`] decides such a move.
+    fn is_royal_step(&self, mv: &Move) -> bool {
+        !mv.is_drop() && mv.kills().is_empty() && mv.promotion() != Promotion::Promote
     }
 
     /// Whether the royal piece on `king` may step to `to` (taking what stands there) when

@@ -144,6 +144,7 @@ proptest! {
 fn legal_moves_are_the_pseudo_legal_moves_that_pass_the_one_move_test() {
     let mut drops_in_check = 0;
     let mut king_safety_positions = 0;
+    let mut interposed = 0;
     for seed in 0..12 {
         random_walk(seed, 160, |pos| {
             let mut legal = pos.legal_moves();
@@ -151,6 +152,7 @@ fn legal_moves_are_the_pseudo_legal_moves_that_pass_the_one_move_test() {
             pos.generate_pseudo_legal(&mut pseudo);
             let in_check = pos.in_check(pos.side_to_move());
             drops_in_check += usize::from(in_check && pseudo.iter().any(|m| m.is_drop()));
+            interposed += usize::from(in_check && legal.iter().any(|m| m.is_drop()));
             let mut passing: Vec<_> = pseudo
                 .into_iter()
                 .filter(|&m| pos.pseudo_legal_is_legal(m))
@@ -180,5 +182,10 @@ fn legal_moves_are_the_pseudo_legal_moves_that_pass_the_one_move_test() {
     assert!(
         drops_in_check > 10,
         "{drops_in_check} positions in check with drops"
+    );
+    assert!(interposed > 0, "no drop ended a check");
+    assert!(
+        king_safety_positions > 100,
+        "{king_safety_positions} positions under king safety"
     );
 }
