@@ -215,14 +215,7 @@ impl Model {
         // gradient to add the sparse part to; every encoder has them (the constant plane).
         let input = if sparse && !self.encoder.uniform_planes().is_empty() {
             let features: Vec<&Features> = requests.iter().map(|r| &r.features).collect();
-            let (h, w) = self.encoder.shape();
-            BatchInput::Features(StemIndices::new(
-                &features,
-                &self.stem_reach,
-                self.encoder.planes(),
-                (h as usize, w as usize),
-                self.encoder.uniform_planes().len(),
-            ))
+            BatchInput::Features(StemIndices::new(&features, &self.stem_reach, &self.encoder))
         } else {
             BatchInput::Planes(self.input_tensor(requests).to_device(dev))
         };
@@ -242,13 +235,7 @@ impl Model {
     pub fn forward(&self, batch: &Batch, train: bool) -> Outputs {
         match &batch.input {
             BatchInput::Planes(x) => self.net.forward(x, &batch.moves, train),
-            BatchInput::Features(f) => {
-                let (h, w) = self.encoder.shape();
-                let u = self.encoder.uniform_planes();
-                let uniform = u.start as i64..u.end as i64;
-                self.net
-                    .forward_sparse(f, (h, w), uniform, &batch.moves, train)
-            }
+            BatchInput::Features(f) => self.net.forward_sparse(f, &batch.moves, train),
         }
     }
 

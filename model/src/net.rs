@@ -359,15 +359,8 @@ impl Net {
     /// [`Net::forward`] computes it. The outputs hold a [`StemTape`] that must be given the
     /// stem weight's gradient once the loss has been back-propagated
     /// ([`Net::finish_backward`]).
-    pub fn forward_sparse(
-        &self,
-        input: &StemIndices,
-        shape: (i64, i64),
-        uniform: std::ops::Range<i64>,
-        moves: &Tensor,
-        train: bool,
-    ) -> Outputs {
-        let (conv, tape) = stem_convolution(&self.stem.conv.ws, input, shape, uniform);
+    pub fn forward_sparse(&self, input: &StemIndices, moves: &Tensor, train: bool) -> Outputs {
+        let (conv, tape) = stem_convolution(&self.stem.conv.ws, input);
         let h = self.blocks(self.stem.normalise(&conv, train).relu(), train);
         let mut out = self.heads(&h.contiguous(), moves, train);
         out.stem_tape = Some(tape);

@@ -17,7 +17,7 @@
 //! autograd differentiates as usual) times the value. The sum runs in fp32 whatever the
 //! training passes' convolution format.
 
-use crate::encoding::Features;
+use crate::encoding::{Encoder, Features};
 use crate::error::ModelError;
 use crate::stem_reach::Reach;
 use std::cell::Cell;
@@ -27,6 +27,10 @@ use tch::{Kind, TchError, Tensor};
 #[derive(Debug)]
 pub struct StemIndices {
     batch: i64,
+    /// The board's ranks and files.
+    shape: (i64, i64),
+    /// The encoder's uniform planes.
+    uniform_planes: std::ops::Range<i64>,
     /// Per sample and output square (a bag), the (plane, tap) rows added there, `[E]`.
     rows_by_square: Tensor,
     /// Where each bag starts in `rows_by_square`, `[B * H * W]`.
@@ -40,18 +44,12 @@ pub struct StemIndices {
 }
 
 impl StemIndices {
-    /// Lays out the features of a batch (`planes` planes of `height` x `width`, of which
-    /// `uniform_planes` are uniform) for the stem: one counting sort by output square, one
-    /// by row.
-    pub(crate) fn new(
-        features: &[&Features],
-        reach: &Reach,
-        planes: usize,
-        (height, width): (usize, usize),
-        uniform_planes: usize,
-    ) -> StemIndices {
-        let squares = height * width;
-        let rows = planes * 9;
+    /// Lays out the features of a batch, made by `encoder`, for the stem (`reach` is the
+    /// encoder's board's): one counting sort by output square, one by row.
+    pub(crate) fn new(features: &[&Features], reach: &Reach, encoder: &Encoder) -> StemIndices {
+        let (height, width) = encoder.shape();
+        let squares = encoder.squares();
+        let rows = encoder.planes() * 9;
         let bags = features.len() * squares;
         // (bag, row) of every input equal to 1 and tap that lands on the board.
         let mut entries: Vec<(u32, u32)> = Vec::new();
@@ -65,7 +63,7 @@ impl StemIndices {
         }
         let (square_starts, rows_by_square) = group(&entries, bags, |e| e.0, |e| e.1);
         let (row_starts, squares_by_row) = group(&entries, rows, |e| e.1, |e| e.0);
-        let u = uniform_planes;
+        let u = encoder.uniform_planes().len();
         let uniform: Vec<f32> = features
             .iter()
             .flat_map(|f| {
@@ -75,6 +73,11 @@ impl StemIndices {
             .collect();
         StemIndices {
             batch: features.len() as i64,
+            shape: (height, width),
+            uniform_planes: {
+                let r = encoder.uniform_planes();
+                r.start as i64..r.end as i64
+            },
             rows_by_square: Tensor::from_slice(&rows_by_square),
             square_starts: Tensor::from_slice(&square_starts),
             squares_by_row: Tensor::from_slice(&squares_by_row),
@@ -124,16 +127,13 @@ pub struct StemTape {
 }
 
 /// The stem convolution (no bias) of a training pass, `[B, C, H, W]` contiguous, from the
-/// weight `[C, planes, 3, 3]` whose planes `uniform` (a non-empty range) are the uniform
-/// ones. The uniform planes' part is differentiated by autograd, which also gives the weight
+/// weight `[C, planes, 3, 3]` (the encoder's uniform planes, a non-empty range, read as
+/// such). The uniform planes' part is differentiated by autograd, which also gives the weight
 /// the gradient that [`StemTape::accumulate`] adds the sparse part to after the backward
 /// pass.
-pub(crate) fn stem_convolution(
-    weight: &Tensor,
-    input: &StemIndices,
-    (height, width): (i64, i64),
-    uniform: std::ops::Range<i64>,
-) -> (Tensor, StemTape) {
+pub(crate) fn stem_convolution(weight: &Tensor, input: &StemIndices) -> (Tensor, StemTape) {
+    let (height, width) = input.shape;
+    let uniform = input.uniform_planes.clone();
     let size = weight.size();
     let (c, planes) = (size[0], size[1]);
     let (b, u) = (input.batch, uniform.end - uniform.start);
