@@ -75,32 +75,23 @@ impl Position {
         let mut i = 0;
         while i < moves.len() {
             let mv = moves[i];
-            if let (true, Some(blocks)) = (mv.is_drop(), &blocks) {
-                if blocks.contains(&mv.to()) {
-                    i += 1;
-                } else {
-                    moves.swap_remove(i);
-                }
-                continue;
-            }
-            if plain && mv.from() == king && self.is_royal_step(&mv) {
-                if self.royal_step_is_safe(king, mv.to(), them) {
-                    i += 1;
-                } else {
-                    moves.swap_remove(i);
-                }
-                continue;
-            }
-            let needs_test = in_check
-                || complex
-                || (!mv.is_drop()
-                    && (mv.from() == king
-                        || !mv.kills().is_empty()
-                        || pinned.contains(&mv.from())));
-            if needs_test && !self.king_safe_after(mv) {
-                moves.swap_remove(i);
+            let legal = if let (true, Some(blocks)) = (mv.is_drop(), &blocks) {
+                blocks.contains(&mv.to())
+            } else if plain && mv.from() == king && is_royal_step(&mv) {
+                self.royal_step_is_safe(king, mv.to(), them)
             } else {
+                let needs_test = in_check
+                    || complex
+                    || (!mv.is_drop()
+                        && (mv.from() == king
+                            || !mv.kills().is_empty()
+                            || pinned.contains(&mv.from())));
+                !needs_test || self.king_safe_after(mv)
+            };
+            if legal {
                 i += 1;
+            } else {
+                moves.swap_remove(i);
             }
         }
     }
@@ -142,7 +133,7 @@ impl Position {
             && !check_limited
             && !protected
             && mv.from() == self.royal_sq[us.index()]
-            && self.is_royal_step(&mv)
+            && is_royal_step(&mv)
             && self.attacks_are_plain(them)
         {
             return self.royal_step_is_safe(mv.from(), mv.to(), them);
@@ -175,13 +166,6 @@ impl Position {
     /// reason about.
     fn attacks_are_plain(&self, by: Color) -> bool {
         self.variant.attacks[by.index()].complex.is_empty() && !self.variant.acts_away_from_moves()
-    }
-
-    /// Whether `mv`, a move from the royal piece's square, only carries it to its destination
-    /// (taking what stands there): no drop, no capture elsewhere, no promotion (which could
-    /// change what is royal). [`Position::royal_step_is_safe`] decides such a move.
-    fn is_royal_step(&self, mv: &Move) -> bool {
-        !mv.is_drop() && mv.kills().is_empty() && mv.promotion() != Promotion::Promote
     }
 
     /// Whether the royal piece on `king` may step to `to` (taking what stands there) when
@@ -265,4 +249,11 @@ impl Position {
         }
         pinned
     }
+}
+
+/// Whether `mv`, a move from the royal piece's square, only carries it to its destination
+/// (taking what stands there): no drop, no capture elsewhere, no promotion (which could change
+/// what is royal). `Position::royal_step_is_safe` decides such a move.
+fn is_royal_step(mv: &Move) -> bool {
+    !mv.is_drop() && mv.kills().is_empty() && mv.promotion() != Promotion::Promote
 }
