@@ -18,7 +18,7 @@ use crate::position::Position;
 use crate::square::Square;
 
 /// The attack state of one side's pieces (listed once, in the caller's order) across that
-/// side's captures in one position.
+/// side's captures in one position. Its buffers serve one position after another.
 pub(crate) struct Exposure {
     /// The attacker: the opponent of the side whose captures are tried.
     by: Color,
@@ -26,9 +26,11 @@ pub(crate) struct Exposure {
     /// tested after every capture.
     every_piece: bool,
     /// Per listed piece: whether a leap or slide of `by` attacked it before any capture. Taken
-    /// before the second capture looked at: for the first, testing the pieces it reaches costs
-    /// no more than taking this.
+    /// before the first capture where more may follow, else before the second: a lone
+    /// capture's answers test only the pieces they reach.
     attacked_before: Option<Vec<bool>>,
+    /// The buffer `attacked_before` had the last time, for the next start.
+    before_buffer: Vec<bool>,
     /// Captures played so far.
     played: u32,
     /// `by`'s complex pieces in the position before the captures.
@@ -48,41 +50,87 @@ pub(crate) struct Exposure {
     scratch: Vec<Square>,
 }
 
+impl Default for Exposure {
+    fn default() -> Self {
+        Exposure {
+            by: Color::White,
+            every_piece: false,
+            attacked_before: None,
+            before_buffer: Vec::new(),
+            played: 0,
+            complex: Vec::new(),
+            far: Vec::new(),
+            near: Vec::new(),
+            opened: Vec::new(),
+            reach: Vec::new(),
+            reach_marked: true,
+            asked: 0,
+            scratch: Vec::new(),
+        }
+    }
+}
+
 /// Pieces asked about after one capture before the far pieces' paths are walked in full.
 const ASK_BEFORE_MARKING: u32 = 4;
 
 impl Exposure {
     /// Starts on one side's pieces, the opponent of `by`, in `pos` before any capture.
+    #[cfg(test)]
     pub(crate) fn new(pos: &Position, by: Color) -> Self {
-        let complex = pos.complex_attacker_squares(by);
-        let (far, near): (Vec<Square>, Vec<Square>) = complex.iter().copied().partition(|&sq| {
+        let mut e = Exposure::default();
+        e.start(pos, by, &pos.complex_attacker_squares(by));
+        e
+    }
+
+    /// Starts again, as [`Exposure::new`] does, keeping the buffers: `complex` lists the
+    /// squares of `by`'s complex pieces ([`Position::complex_attacker_squares`]).
+    pub(crate) fn start(&mut self, pos: &Position, by: Color, complex: &[Square]) {
+        self.by = by;
+        self.every_piece = pos.variant().acts_away_from_moves();
+        if let Some(before) = self.attacked_before.take() {
+            self.before_buffer = before;
+        }
+        self.played = 0;
+        self.asked = 0;
+        self.complex.clear();
+        self.complex.extend_from_slice(complex);
+        self.far.clear();
+        self.near.clear();
+        for &sq in complex {
             let p = pos.piece_at(sq);
             let reach = pos.variant().piece(p.kind()).moves[by.index()].reach;
-            reach.anywhere || reach.lines
-        });
-        Exposure {
-            by,
-            every_piece: pos.variant().acts_away_from_moves(),
-            attacked_before: None,
-            played: 0,
-            reach_marked: far.is_empty(),
-            asked: 0,
-            complex,
-            far,
-            near,
-            opened: vec![false; pos.board.len()],
-            reach: vec![false; pos.board.len()],
-            scratch: Vec::new(),
+            if reach.anywhere || reach.lines {
+                self.far.push(sq);
+            } else {
+                self.near.push(sq);
+            }
+        }
+        self.reach_marked = self.far.is_empty();
+        let n = pos.board.len();
+        for marks in [&mut self.opened, &mut self.reach] {
+            marks.clear();
+            marks.resize(n, false);
         }
     }
 
     /// Called in the position before the captures, before each capture that may be played,
     /// with the squares of the listed pieces (the same list, in the same order, every time).
-    pub(crate) fn before_capture(&mut self, pos: &Position, squares: impl Iterator<Item = Square>) {
-        if self.played > 0 && !self.every_piece && self.attacked_before.is_none() {
+    /// Before the first capture, `more_to_come` says whether others may follow: the state
+    /// before any capture is then taken at once, since the first capture's answers would ask
+    /// the same questions again.
+    pub(crate) fn before_capture(
+        &mut self,
+        pos: &Position,
+        squares: impl Iterator<Item = Square>,
+        more_to_come: bool,
+    ) {
+        if (self.played > 0 || more_to_come) && !self.every_piece && self.attacked_before.is_none()
+        {
             let by = self.by;
-            let before = squares.map(|sq| pos.is_attacked_simple(sq, by));
-            self.attacked_before = Some(before.collect());
+            let mut before = std::mem::take(&mut self.before_buffer);
+            before.clear();
+            before.extend(squares.map(|sq| pos.is_attacked_simple(sq, by)));
+            self.attacked_before = Some(before);
         }
     }
 
@@ -173,7 +221,7 @@ mod tests {
                     })
                     .collect();
                 for m in &captures {
-                    exposure.before_capture(pos, ours.iter().copied());
+                    exposure.before_capture(pos, ours.iter().copied(), false);
                     pos.make_move(*m);
                     exposure.played(pos, m);
                     for (i, &sq) in ours.iter().enumerate() {
