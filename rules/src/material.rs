@@ -242,7 +242,7 @@ impl PieceValues {
             let moved = (!m.is_drop()).then(|| m.from());
             let more_to_come = s.captures.len() > 1;
             exposure.before_capture(pos, s.ours.iter().map(|o| o.1), more_to_come);
-            pos.make_move(m);
+            pos.make_move_for_material(m);
             if pos.royal_count(them) == 0 {
                 pos.unmake_move();
                 return 1.0;
@@ -595,6 +595,36 @@ mod tests {
                 (checked > 1000 && captures > 50) || v.acts_away_from_moves(),
                 "{id}: {checked} moves, {captures} captures"
             );
+        }
+    }
+
+    #[test]
+    fn a_make_for_material_changes_what_a_make_does_but_the_movers_counters() {
+        for id in crate::variant::builtin_ids() {
+            let mut checked = 0;
+            random_positions(id, 3, |pos, legal| {
+                let before_hash = pos.hash();
+                for &m in legal.iter().step_by(3) {
+                    let mut full = pos.clone();
+                    full.make_move(m);
+                    let mut quick = pos.clone();
+                    quick.make_move_for_material(m);
+                    let text = pos.to_text();
+                    assert_eq!(quick.board, full.board, "{id} {m:?} {text}");
+                    assert_eq!(quick.hands, full.hands, "{id} {m:?} {text}");
+                    assert_eq!(quick.side_to_move(), full.side_to_move());
+                    assert_eq!(quick.royals, full.royals, "{id} {m:?} {text}");
+                    let (q, was) = (&quick.counters, &pos.counters);
+                    assert_eq!((q.skips, q.checks), (was.skips, was.checks), "{id} {m:?}");
+                    assert_eq!(q.lion_ban, full.counters.lion_ban, "{id} {m:?} {text}");
+                    // The opponent's moves are the same: its own counters decide them.
+                    assert_eq!(quick.legal_moves(), full.legal_moves(), "{id} {m:?} {text}");
+                    quick.unmake_move();
+                    assert!(quick == *pos && quick.hash() == before_hash, "{id} {m:?}");
+                    checked += 1;
+                }
+            });
+            assert!(checked > 100, "{id}: {checked} moves");
         }
     }
 
