@@ -431,6 +431,17 @@ impl Position {
         self.hash = undo.hash_before;
     }
 
+    /// The squares the last move changed with what each held before it (a square may repeat;
+    /// its first entry holds the content before the move), where a rule module made it; `None`
+    /// for moves made by the plain make, which does not journal.
+    pub(crate) fn last_move_journal(&self) -> Option<&[(Square, Piece)]> {
+        let undo = self.history.last()?;
+        self.variant
+            .ko
+            .is_some()
+            .then(|| &self.journal[undo.journal_len as usize..])
+    }
+
     /// Changes a square for a rule module's make: records the old content in the journal and
     /// keeps the hash and the piece counts.
     #[inline]
