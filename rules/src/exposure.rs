@@ -74,16 +74,9 @@ impl Default for Exposure {
 const ASK_BEFORE_MARKING: u32 = 4;
 
 impl Exposure {
-    /// Starts on one side's pieces, the opponent of `by`, in `pos` before any capture.
-    #[cfg(test)]
-    pub(crate) fn new(pos: &Position, by: Color) -> Self {
-        let mut e = Exposure::default();
-        e.start(pos, by, &pos.complex_attacker_squares(by));
-        e
-    }
-
-    /// Starts again, as [`Exposure::new`] does, keeping the buffers: `complex` lists the
-    /// squares of `by`'s complex pieces ([`Position::complex_attacker_squares`]).
+    /// Starts on one side's pieces, the opponent of `by`, in `pos` before any capture, keeping
+    /// the buffers of the last position: `complex` lists the squares of `by`'s complex pieces
+    /// ([`Position::complex_attacker_squares`]).
     pub(crate) fn start(&mut self, pos: &Position, by: Color, complex: &[Square]) {
         self.by = by;
         self.every_piece = pos.variant().acts_away_from_moves();
@@ -200,7 +193,11 @@ mod tests {
         for id in crate::variant::builtin_ids() {
             let mut checked = 0usize;
             let mut attacked = 0usize;
+            let mut visited = 0usize;
+            // One exposure serves every position, as in the material estimate.
+            let mut exposure = Exposure::default();
             random_positions(id, 6, |pos, legal| {
+                visited += 1;
                 let us = pos.side_to_move();
                 let them = us.opposite();
                 let ours: Vec<Square> = pos
@@ -211,7 +208,7 @@ mod tests {
                     .copied()
                     .filter(|sq| pos.piece_at(*sq).is_color(us))
                     .collect();
-                let mut exposure = Exposure::new(pos, them);
+                exposure.start(pos, them, &pos.complex_attacker_squares(them));
                 let captures: Vec<Move> = legal
                     .iter()
                     .copied()
@@ -220,8 +217,10 @@ mod tests {
                             && (!m.kills().is_empty() || pos.piece_at(m.to()).is_color(them))
                     })
                     .collect();
-                for m in &captures {
-                    exposure.before_capture(pos, ours.iter().copied(), false);
+                for (k, m) in captures.iter().enumerate() {
+                    // Every other position takes the state before the first capture at once.
+                    let more_to_come = visited % 2 == 0 && k == 0 && captures.len() > 1;
+                    exposure.before_capture(pos, ours.iter().copied(), more_to_come);
                     pos.make_move(*m);
                     exposure.played(pos, m);
                     for (i, &sq) in ours.iter().enumerate() {

@@ -191,11 +191,14 @@ impl PieceValues {
         s.captures.clear();
         s.captures.extend(legal.iter().filter_map(|m| {
             let taken = self.capture_value(pos, m) as i64;
+            if taken == 0 {
+                return None;
+            }
             // A royal victim puts its capture first (its material counts nothing).
             let exact = (taken < ROYAL_VALUE as i64)
                 .then(|| self.capture_gain(pos, m))
                 .flatten();
-            (taken > 0).then(|| match exact {
+            Some(match exact {
                 Some(gain) => (gain, true, *m),
                 None => (taken * hand + self.max_promotion_gain, false, *m),
             })
@@ -485,12 +488,7 @@ impl PieceValues {
                 0
             }
         };
-        // Asked of every legal move at every search leaf: most take nothing on the way.
-        let on_the_way: u32 = match mv.kills() {
-            [] => 0,
-            kills => kills.iter().map(|&k| taken(k)).sum(),
-        };
-        on_the_way + taken(mv.to())
+        mv.kills().iter().map(|&k| taken(k)).sum::<u32>() + taken(mv.to())
     }
 }
 

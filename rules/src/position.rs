@@ -235,6 +235,7 @@ impl Position {
     /// since only the side to move's own counters decide which of its moves are legal.
     /// Finding whether a move gave check was a sixth of the material estimate's time in
     /// variants that limit checks in a row. Unmake restores the position as after any make.
+    /// A rule module's make (Ko Shogi, which has no counter rules) updates them regardless.
     pub(crate) fn make_move_for_material(&mut self, mv: Move) {
         self.make_move_with(mv, false, false);
     }
