@@ -12,7 +12,7 @@ use crate::color::Color;
 use crate::exposure::Exposure;
 use crate::fen::piece_token;
 use crate::mv::Move;
-use crate::piece::PieceKind;
+use crate::piece::{Piece, PieceKind};
 use crate::position::Position;
 use crate::variant::{CheckRule, Variant};
 use std::sync::Arc;
@@ -112,15 +112,27 @@ impl PieceValues {
     /// Own minus enemy non-royal material of `color`, on the board and in hand, in value units.
     pub fn difference(&self, pos: &Position, color: Color) -> i64 {
         let v = pos.variant();
-        let mut diff = 0i64;
-        for &sq in v.geometry.squares() {
-            let p = pos.piece_at(sq);
-            if p.is_piece() && !v.piece(p.kind()).royal {
-                let x = self.value(p.kind()) as i64;
-                diff += if p.color() == color { x } else { -x };
-            }
+        let board: i64 = v
+            .geometry
+            .squares()
+            .iter()
+            .map(|&sq| self.board_material(v, pos.piece_at(sq), color))
+            .sum();
+        board + self.hand_difference(pos, color)
+    }
+
+    /// What a board square holding `p` adds to [`PieceValues::difference`] for `color`: its
+    /// value, negative for the opponent's, nothing for an empty square or a royal piece.
+    fn board_material(&self, v: &Variant, p: Piece, color: Color) -> i64 {
+        if !p.is_piece() || v.piece(p.kind()).royal {
+            return 0;
         }
-        diff + self.hand_difference(pos, color)
+        let x = self.value(p.kind()) as i64;
+        if p.color() == color {
+            x
+        } else {
+            -x
+        }
     }
 
     /// Own minus enemy material in hand of `color` (0 where captures do not go to hand).
@@ -219,15 +231,12 @@ impl PieceValues {
             if !p.is_piece() {
                 continue;
             }
-            let value = self.value(p.kind()) as i64;
             if p.color() == us {
-                s.ours.push((value, sq));
+                s.ours.push((self.value(p.kind()) as i64, sq));
             } else if complex_kinds.contains(p) {
                 s.complex.push(sq);
             }
-            if !v.piece(p.kind()).royal {
-                board += if p.color() == us { value } else { -value };
-            }
+            board += self.board_material(&v, p, us);
         }
         let stand = board + self.hand_difference(pos, us);
         s.ours.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
@@ -236,6 +245,7 @@ impl PieceValues {
         let exposure = &mut s.exposure;
         exposure.start(pos, them, &s.complex);
         let mut best = stand;
+        let more_to_come = s.captures.len() > 1;
         for &(gain, exact, m) in &s.captures {
             // Captures come best first: once even this one cannot beat the best, none of the
             // rest can.
@@ -243,7 +253,6 @@ impl PieceValues {
                 break;
             }
             let moved = (!m.is_drop()).then(|| m.from());
-            let more_to_come = s.captures.len() > 1;
             exposure.before_capture(pos, s.ours.iter().map(|o| o.1), more_to_come);
             pos.make_move_for_material(m);
             if pos.royal_count(them) == 0 {
@@ -301,46 +310,33 @@ impl PieceValues {
             return None;
         }
         let us = pos.side_to_move();
-        let signed = |value: u32, color: Color| {
-            let x = value as i64;
-            if color == us {
-                x
-            } else {
-                -x
-            }
-        };
-        let material = |kind: PieceKind| {
-            if v.piece(kind).royal {
-                0
-            } else {
-                self.value(kind)
-            }
-        };
-        let from = m.from();
-        let mover = pos.piece_at(from);
-        // The squares make_move empties, in its order: the path's victims, then the end.
-        let victim_at = |i: usize, sq: crate::square::Square| {
-            let earlier = &m.kills()[..i.min(m.kills().len())];
-            (sq != from && !earlier.contains(&sq))
-                .then(|| pos.piece_at(sq))
-                .filter(|p| p.is_piece())
-        };
-        let victims = m
-            .kills()
+        let (from, kills) = (m.from(), m.kills());
+        // The squares make_move empties, in its order: the path's victims (each square once),
+        // then the end, none of them the square the mover left.
+        let victims = kills
             .iter()
             .enumerate()
-            .filter_map(|(i, &k)| victim_at(i, k))
-            .chain(victim_at(usize::MAX, m.to()));
+            .filter(|&(i, k)| *k != from && !kills[..i].contains(k))
+            .map(|(_, &k)| k)
+            .chain((m.to() != from && !kills.contains(&m.to())).then_some(m.to()))
+            .map(|sq| pos.piece_at(sq))
+            .filter(|p| p.is_piece());
         let mut gain = 0i64;
         for cap in victims.clone() {
-            gain -= signed(material(cap.kind()), cap.color());
+            gain -= self.board_material(v, cap, us);
             if v.rules.drops {
-                gain += signed(self.value(v.hand_kind(cap.kind())), cap.color().opposite());
+                // Into the hand of the victim's opponent, demoted.
+                let x = self.value(v.hand_kind(cap.kind())) as i64;
+                gain += if cap.color() == us { -x } else { x };
             }
         }
+        let mover = pos.piece_at(from);
         let promote = m.promotion() == crate::mv::Promotion::Promote;
-        let end = v.end_kind(mover.kind(), victims.map(|c| c.kind()), promote);
-        Some(gain + material(end) as i64 - material(mover.kind()) as i64)
+        let end = Piece::new(
+            v.end_kind(mover.kind(), victims.map(|c| c.kind()), promote),
+            us,
+        );
+        Some(gain + self.board_material(v, end, us) - self.board_material(v, mover, us))
     }
 
     /// The change of [`PieceValues::difference`] for `color` that the last move made, read
@@ -353,19 +349,11 @@ impl PieceValues {
         }
         let journal = pos.last_move_journal()?;
         let v = pos.variant();
-        let material = |p: crate::piece::Piece| {
-            if !p.is_piece() || v.piece(p.kind()).royal {
-                0
-            } else if p.color() == color {
-                self.value(p.kind()) as i64
-            } else {
-                -(self.value(p.kind()) as i64)
-            }
-        };
         let mut change = 0;
         for (i, &(sq, old)) in journal.iter().enumerate() {
             if !journal[..i].iter().any(|&(s, _)| s == sq) {
-                change += material(pos.piece_at(sq)) - material(old);
+                change += self.board_material(v, pos.piece_at(sq), color)
+                    - self.board_material(v, old, color);
             }
         }
         Some(change)
