@@ -4,17 +4,19 @@
 //! attacked. Testing every move by make/unmake is the obvious way; to keep generation fast, the
 //! test is skipped where it cannot fail: drops when not in check (a drop only blocks), and
 //! moves of a piece that is not on a slider line to its own royal piece when not in check.
-//! Where the opponent attacks only by plain leaps and slides, two more kinds of move are
-//! decided without playing them: the royal piece's own steps (is the square attacked once it
-//! has left its own?), and in check the drops (only a drop between the royal piece and a lone
-//! checking slider ends the check).
+//! Where the opponent attacks only by plain leaps and slides, no move is played to be tested:
+//! such attacks see only which squares are occupied, so the move's squares are set on the
+//! board, one reverse attack test is asked and the squares are put back (the royal piece's
+//! own steps then open any slider line through the square they leave); and in check the drops
+//! need no test at all (only a drop between the royal piece and a lone checking slider ends
+//! the check).
 //!
 //! Under both check rules the counter limits ([`crate::counters`]), the protected-royal
 //! rule ([`crate::protected_royals`]) and the Lion trading rules ([`crate::lion_trading`])
 //! apply on top.
 
 use crate::color::Color;
-use crate::mv::{Move, Promotion};
+use crate::mv::{Move, Promotion, MAX_KILLS};
 use crate::piece::Piece;
 use crate::position::Position;
 use crate::square::Square;
@@ -77,8 +79,6 @@ impl Position {
             let mv = moves[i];
             let legal = if let (true, Some(blocks)) = (mv.is_drop(), &blocks) {
                 blocks.contains(&mv.to())
-            } else if plain && mv.from() == king && is_royal_step(&mv) {
-                self.royal_step_is_safe(king, mv.to(), them)
             } else {
                 let needs_test = in_check
                     || complex
@@ -86,7 +86,12 @@ impl Position {
                         && (mv.from() == king
                             || !mv.kills().is_empty()
                             || pinned.contains(&mv.from())));
-                !needs_test || self.king_safe_after(mv)
+                !needs_test
+                    || if plain {
+                        self.plain_king_safe_after(mv, them)
+                    } else {
+                        self.king_safe_after(mv)
+                    }
             };
             if legal {
                 i += 1;
@@ -129,14 +134,8 @@ impl Position {
         if !(king_safety || check_limited || protected) {
             return true;
         }
-        if king_safety
-            && !check_limited
-            && !protected
-            && mv.from() == self.royal_sq[us.index()]
-            && is_royal_step(&mv)
-            && self.attacks_are_plain(them)
-        {
-            return self.royal_step_is_safe(mv.from(), mv.to(), them);
+        if king_safety && !check_limited && !protected && self.attacks_are_plain(them) {
+            return self.plain_king_safe_after(mv, them);
         }
         self.make_move_inner(mv, false);
         let mut legal = true;
@@ -168,14 +167,64 @@ impl Position {
         self.variant.attacks[by.index()].complex.is_empty() && !self.variant.acts_away_from_moves()
     }
 
-    /// Whether the royal piece on `king` may step to `to` (taking what stands there) when
-    /// only plain leaps and slides attack: `to` is not attacked once the royal piece has left
-    /// its square, which may open a slider's line through it. A capture's victim stands on
-    /// `to` itself, so it blocks no line to `to`. Cheaper than playing the move.
-    fn royal_step_is_safe(&mut self, king: Square, to: Square, them: Color) -> bool {
-        let royal = std::mem::replace(&mut self.board[king.index()], Piece::EMPTY);
-        let safe = !self.is_attacked_simple(to, them);
-        self.board[king.index()] = royal;
+    /// Whether the mover's royal piece stands unattacked after `mv`, where `them` attacks
+    /// only by plain leaps and slides ([`Position::attacks_are_plain`]): such attacks see
+    /// only which squares are occupied, so the move's squares are set on the board (its
+    /// start and victims emptied, the mover on its end), one reverse attack test is asked,
+    /// and the squares are put back. Make and unmake give the same answer at several times
+    /// the cost (hash, hands, history, counters); a royal step opens any slider line through
+    /// the square it leaves, as the test sees. A move that takes royalty from the mover (no
+    /// built-in variant has one) is played instead.
+    fn plain_king_safe_after(&mut self, mv: Move, them: Color) -> bool {
+        let us = self.side;
+        let v = &self.variant;
+        let to = mv.to();
+        let (mover, end) = match mv.dropped() {
+            Some(kind) => {
+                let p = Piece::new(kind, us);
+                (p, p)
+            }
+            None => {
+                let p = self.board[mv.from().index()];
+                let end = if mv.promotion() == Promotion::Promote || v.has_contagion {
+                    let board = &self.board;
+                    let victims = victim_squares(&mv)
+                        .map(|sq| board[sq.index()])
+                        .filter(|q| q.is_piece())
+                        .map(|q| q.kind());
+                    let promote = mv.promotion() == Promotion::Promote;
+                    Piece::new(v.end_kind(p.kind(), victims, promote), us)
+                } else {
+                    p
+                };
+                (p, end)
+            }
+        };
+        let king = if v.is_royal(end) {
+            to
+        } else if v.is_royal(mover) {
+            return self.king_safe_after(mv);
+        } else {
+            self.royal_sq[us.index()]
+        };
+        // Each square written with what it held, undone in reverse order.
+        let mut saved = [(Square(0), Piece::EMPTY); MAX_KILLS + 2];
+        let mut n = 0;
+        let mut set = |board: &mut [Piece], sq: Square, p: Piece| {
+            saved[n] = (sq, std::mem::replace(&mut board[sq.index()], p));
+            n += 1;
+        };
+        if !mv.is_drop() {
+            set(&mut self.board, mv.from(), Piece::EMPTY);
+        }
+        for &k in mv.kills() {
+            set(&mut self.board, k, Piece::EMPTY);
+        }
+        set(&mut self.board, to, end);
+        let safe = !self.is_attacked_simple(king, them);
+        for &(sq, p) in saved[..n].iter().rev() {
+            self.board[sq.index()] = p;
+        }
         safe
     }
 
@@ -251,9 +300,9 @@ impl Position {
     }
 }
 
-/// Whether `mv`, a move from the royal piece's square, only carries it to its destination
-/// (taking what stands there): no drop, no capture elsewhere, no promotion (which could change
-/// what is royal). `Position::royal_step_is_safe` decides such a move.
-fn is_royal_step(mv: &Move) -> bool {
-    !mv.is_drop() && mv.kills().is_empty() && mv.promotion() != Promotion::Promote
+/// The squares whose pieces `mv`, a board move, takes, in the order make takes them: its
+/// kills, then its end unless a kill or its start already emptied it.
+fn victim_squares(mv: &Move) -> impl Iterator<Item = Square> + '_ {
+    let end = (!mv.kills().contains(&mv.to()) && mv.to() != mv.from()).then_some(mv.to());
+    mv.kills().iter().copied().chain(end)
 }
