@@ -286,9 +286,9 @@ impl PieceValues {
                     }
                     let complex = exposure.complex();
                     if let Some(g) =
-                        self.best_capture_on(pos, sq, them, hand, complex, &mut s.answers)
+                        self.best_capture_on(pos, sq, them, hand, reply, complex, &mut s.answers)
                     {
-                        reply = reply.max(g);
+                        reply = g;
                     }
                 }
                 exposure.unplayed();
@@ -361,22 +361,26 @@ impl PieceValues {
 
     /// What `by`, to move, gains at best by a legal move that takes the piece on `sq` (its
     /// victims, into the hand where captures go there, and the capturer's change of kind),
-    /// or `None` when no legal move takes it. The caller has found `sq` attacked; the moves
-    /// of the pieces that attack the square are generated and tried for legality (a pinned
-    /// piece, a king stepping into a defended square, a side in check). Where moves act away
-    /// from their squares (Ko Shogi's rule module, burning pieces) and the rules have no king
-    /// safety, the victim's value is the answer.
+    /// when that is more than `floor`; else `None` (also when no legal move takes it). The
+    /// caller has found `sq` attacked; the moves of the pieces that attack the square are
+    /// generated and tried for legality (a pinned piece, a king stepping into a defended
+    /// square, a side in check), each only when its gain would beat the best so far. Where
+    /// moves act away from their squares (Ko Shogi's rule module, burning pieces) and the
+    /// rules have no king safety, the victim's value is the answer.
+    #[allow(clippy::too_many_arguments)]
     fn best_capture_on(
         &self,
         pos: &mut Position,
         sq: crate::square::Square,
         by: Color,
         hand: i64,
+        floor: i64,
         complex: &[crate::square::Square],
         buffers: &mut AnswerBuffers,
     ) -> Option<i64> {
         if pos.variant.acts_away_from_moves() {
-            return Some(self.value(pos.board[sq.index()].kind()) as i64 * hand);
+            let gain = self.value(pos.board[sq.index()].kind()) as i64 * hand;
+            return (gain > floor).then_some(gain);
         }
         let v = pos.variant().clone();
         let AnswerBuffers { moves, attackers } = buffers;
@@ -389,9 +393,6 @@ impl PieceValues {
             moves.clear();
             pos.generate_captures_on(from, p, sq, moves);
             for &m in moves.iter() {
-                if !pos.pseudo_legal_is_legal(m) {
-                    continue;
-                }
                 let victims = m
                     .kills()
                     .iter()
@@ -407,7 +408,9 @@ impl PieceValues {
                 );
                 let gain = self.capture_value(pos, &m) as i64 * hand + self.value(end) as i64
                     - self.value(p.kind()) as i64;
-                best = best.max(Some(gain));
+                if gain > best.unwrap_or(floor) && pos.pseudo_legal_is_legal(m) {
+                    best = Some(gain);
+                }
             }
         }
         best
