@@ -323,16 +323,17 @@ impl Position {
         if table.leaps.iter().any(|l| l.c && l.delta == d) {
             return true;
         }
+        // A slide reaches the target only along its own direction: the line is walked only
+        // where the target lies on it within range (a wall between them is not empty).
+        let f = from.0 as i32;
         for s in table.slides.iter().filter(|s| s.c) {
-            let mut cur = from.0 as i32;
-            for _ in 0..s.range {
-                cur += s.delta;
-                if cur == target.0 as i32 {
-                    return true;
-                }
-                if !self.board[cur as usize].is_empty() {
-                    break;
-                }
+            let k = d / s.delta;
+            if d % s.delta == 0
+                && k > 0
+                && k <= s.range as i32
+                && (1..k).all(|i| self.board[(f + i * s.delta) as usize].is_empty())
+            {
+                return true;
             }
         }
         !table.is_simple() && self.complex_attacks(from, Piece::new(kind, color), target)
