@@ -365,8 +365,8 @@ impl PieceValues {
     /// caller has found `sq` attacked; the moves of the pieces that attack the square are
     /// generated and tried for legality (a pinned piece, a king stepping into a defended
     /// square, a side in check), each only when its gain would beat the best so far. Where
-    /// moves act away from their squares (Ko Shogi's rule module, burning pieces) and the
-    /// rules have no king safety, the victim's value is the answer.
+    /// moves act away from their squares (Ko Shogi's rule module, burning pieces), the
+    /// victim's value is the answer, its legality not tested.
     #[allow(clippy::too_many_arguments)]
     fn best_capture_on(
         &self,

@@ -138,8 +138,9 @@ proptest! {
 /// pseudo-legal moves that `pseudo_legal_is_legal` accepts, in every variant, including
 /// positions in check with pieces in hand, where the list filter decides drops from the
 /// checking line instead of playing them. Under king safety both also equal the plain
-/// definition, each move played and the mover's royal piece tested for attack, which the
-/// royal piece's steps (decided without playing them by both) are checked against.
+/// definition, each move played and the mover's royal piece tested for attack, against
+/// which the board test of both (every move decided without playing it where the opponent
+/// attacks only by leaps and slides) is checked.
 #[test]
 fn legal_moves_are_the_pseudo_legal_moves_that_pass_the_one_move_test() {
     let mut drops_in_check = 0;
