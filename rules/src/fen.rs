@@ -88,6 +88,34 @@ pub(crate) fn piece_token(v: &Variant, kind: PieceKind, color: Color) -> String 
     id_token(&v.piece(kind).id, color)
 }
 
+/// The board part of a position text with the given pieces (at 0-based file and rank) on an
+/// otherwise empty board.
+pub(crate) fn board_text(variant: &Variant, pieces: &[((u8, u8), PieceKind, Color)]) -> String {
+    let g = &variant.geometry;
+    let mut rows = Vec::with_capacity(g.ranks() as usize);
+    for r in (0..g.ranks()).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for f in 0..g.files() {
+            match pieces.iter().find(|(at, _, _)| *at == (f, r)) {
+                Some(&(_, kind, color)) => {
+                    if empty > 0 {
+                        row.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    row.push_str(&piece_token(variant, kind, color));
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            row.push_str(&empty.to_string());
+        }
+        rows.push(row);
+    }
+    rows.join("/")
+}
+
 /// A piece ID (`+` first for a promoted form) as the position text writes it for `color`:
 /// one letter bare, several in parentheses, lowercase for White. Front ends that name pieces
 /// their own way (one-letter protocol names) turn them back into position text with it.

@@ -188,7 +188,8 @@ impl Position {
                 let p = self.board[mv.from().index()];
                 let end = if mv.promotion() == Promotion::Promote || v.has_contagion {
                     let board = &self.board;
-                    let victims = victim_squares(&mv)
+                    let victims = mv
+                        .taken_squares()
                         .map(|sq| board[sq.index()])
                         .filter(|q| q.is_piece())
                         .map(|q| q.kind());
@@ -298,11 +299,4 @@ impl Position {
         }
         pinned
     }
-}
-
-/// The squares whose pieces `mv`, a board move, takes, in the order make takes them: its
-/// kills, then its end unless a kill or its start already emptied it.
-fn victim_squares(mv: &Move) -> impl Iterator<Item = Square> + '_ {
-    let end = (!mv.kills().contains(&mv.to()) && mv.to() != mv.from()).then_some(mv.to());
-    mv.kills().iter().copied().chain(end)
 }

@@ -10,7 +10,7 @@
 
 use crate::color::Color;
 use crate::exposure::Exposure;
-use crate::fen::piece_token;
+use crate::fen::board_text;
 use crate::mv::Move;
 use crate::piece::{Piece, PieceKind};
 use crate::position::Position;
@@ -310,15 +310,9 @@ impl PieceValues {
             return None;
         }
         let us = pos.side_to_move();
-        let (from, kills) = (m.from(), m.kills());
-        // The squares make_move empties, in its order: the path's victims (each square once),
-        // then the end, none of them the square the mover left.
-        let victims = kills
-            .iter()
-            .enumerate()
-            .filter(|&(i, k)| *k != from && !kills[..i].contains(k))
-            .map(|(_, &k)| k)
-            .chain((m.to() != from && !kills.contains(&m.to())).then_some(m.to()))
+        let from = m.from();
+        let victims = m
+            .taken_squares()
             .map(|sq| pos.piece_at(sq))
             .filter(|p| p.is_piece());
         let mut gain = 0i64;
@@ -394,10 +388,7 @@ impl PieceValues {
             pos.generate_captures_on(from, p, sq, moves);
             for &m in moves.iter() {
                 let victims = m
-                    .kills()
-                    .iter()
-                    .copied()
-                    .chain(std::iter::once(m.to()))
+                    .taken_squares()
                     .map(|k| pos.board[k.index()])
                     .filter(|q| q.is_color(by.opposite()))
                     .map(|q| q.kind());
@@ -507,7 +498,7 @@ fn centre_mobility(variant: &Arc<Variant>, kind: PieceKind) -> Option<u32> {
         if enemy == centre || enemy == own_royal || centre == own_royal {
             continue;
         }
-        let text = board_text(
+        let board = board_text(
             variant,
             &[
                 (centre, kind, Color::Black),
@@ -515,6 +506,7 @@ fn centre_mobility(variant: &Arc<Variant>, kind: PieceKind) -> Option<u32> {
                 (enemy, royal, Color::White),
             ],
         );
+        let text = format!("{board} b -");
         let Ok(pos) = Position::from_text(variant, &text) else {
             continue;
         };
@@ -531,34 +523,6 @@ fn centre_mobility(variant: &Arc<Variant>, kind: PieceKind) -> Option<u32> {
         return Some(targets.len() as u32);
     }
     None
-}
-
-/// A position text with the given pieces on an otherwise empty board, Black to move, empty
-/// hands.
-fn board_text(variant: &Variant, pieces: &[((u8, u8), PieceKind, Color)]) -> String {
-    let g = &variant.geometry;
-    let mut rows = Vec::with_capacity(g.ranks() as usize);
-    for r in (0..g.ranks()).rev() {
-        let mut row = String::new();
-        let mut empty = 0;
-        for f in 0..g.files() {
-            match pieces.iter().find(|(at, _, _)| *at == (f, r)) {
-                Some(&(_, kind, color)) => {
-                    if empty > 0 {
-                        row.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    row.push_str(&piece_token(variant, kind, color));
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            row.push_str(&empty.to_string());
-        }
-        rows.push(row);
-    }
-    format!("{} b -", rows.join("/"))
 }
 
 /// The buffers of one thread's material estimates, kept between calls: a search asks for

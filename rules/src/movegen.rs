@@ -250,20 +250,33 @@ impl Position {
                 self.generate_checking_drops(kind, out);
                 continue;
             }
-            let blocked_files = if rules.one_per_file {
-                self.files_holding(kind, us)
-            } else {
-                0
-            };
+            let blocked_files = self.blocked_drop_files(kind);
             for &sq in g.squares() {
-                if self.board[sq.index()].is_empty()
-                    && v.drop_rank_allowed(us, kind, sq)
-                    && blocked_files & (1 << g.file_of(sq)) == 0
-                {
+                if self.may_drop_on(kind, sq, blocked_files) {
                     out.push(Move::drop(kind, sq));
                 }
             }
         }
+    }
+
+    /// The files (a bit each) where the one-per-file rule bars the side to move from
+    /// dropping `kind`.
+    fn blocked_drop_files(&self, kind: PieceKind) -> u32 {
+        if self.variant.piece(kind).drop.one_per_file {
+            self.files_holding(kind, self.side)
+        } else {
+            0
+        }
+    }
+
+    /// Whether the side to move may drop `kind` on `sq` as far as the square goes: empty, a
+    /// rank the kind may be dropped on, a file not in `blocked_files`.
+    #[inline]
+    fn may_drop_on(&self, kind: PieceKind, sq: Square, blocked_files: u32) -> bool {
+        let v = &self.variant;
+        self.board[sq.index()].is_empty()
+            && v.drop_rank_allowed(self.side, kind, sq)
+            && blocked_files & (1 << v.geometry.file_of(sq)) == 0
     }
 
     /// Drops of `kind` that attack the opponent's royal piece.
@@ -273,16 +286,8 @@ impl Position {
         let Some(target) = self.royal_square(us.opposite()) else {
             return;
         };
-        let blocked_files = if v.piece(kind).drop.one_per_file {
-            self.files_holding(kind, us)
-        } else {
-            0
-        };
-        let allowed = |sq: Square| {
-            self.board[sq.index()].is_empty()
-                && v.drop_rank_allowed(us, kind, sq)
-                && blocked_files & (1 << v.geometry.file_of(sq)) == 0
-        };
+        let blocked_files = self.blocked_drop_files(kind);
+        let allowed = |sq: Square| self.may_drop_on(kind, sq, blocked_files);
         let table = &v.piece(kind).moves[us.index()];
         if !table.is_simple() {
             for &sq in v.geometry.squares() {
@@ -410,50 +415,31 @@ betza = "W"
         let v = Arc::new(Variant::from_toml(CHECKING_DROPS, "checking-drops.toml").unwrap());
         let mut rng = StdRng::seed_from_u64(5);
         let mut found = 0usize;
+        let (king, blocker) = (v.kind_by_id("K").unwrap(), v.kind_by_id("P").unwrap());
         for round in 0..300 {
-            let mut grid = [['.'; 9]; 9];
-            let mut place = |c: char, rng: &mut StdRng| loop {
-                let (f, r) = (rng.gen_range(0..9), rng.gen_range(0..9));
-                if grid[r][f] == '.' {
-                    grid[r][f] = c;
-                    break;
-                }
-            };
-            place('K', &mut rng);
-            place('k', &mut rng);
-            for _ in 0..rng.gen_range(0..30) {
-                let c = if rng.gen_bool(0.5) { 'P' } else { 'p' };
-                place(c, &mut rng);
+            let mut pieces: Vec<((u8, u8), PieceKind, Color)> = Vec::new();
+            let blockers = rng.gen_range(0..30);
+            for i in 0..2 + blockers {
+                let (kind, color) = match i {
+                    0 => (king, Color::Black),
+                    1 => (king, Color::White),
+                    _ if rng.gen_bool(0.5) => (blocker, Color::Black),
+                    _ => (blocker, Color::White),
+                };
+                let at = loop {
+                    let at = (rng.gen_range(0..9), rng.gen_range(0..9));
+                    if pieces.iter().all(|p| p.0 != at) {
+                        break at;
+                    }
+                };
+                pieces.push((at, kind, color));
             }
-            let ranks: Vec<String> = grid
-                .iter()
-                .rev()
-                .map(|row| {
-                    let mut s = String::new();
-                    let mut empty = 0;
-                    for &c in row {
-                        if c == '.' {
-                            empty += 1;
-                        } else {
-                            if empty > 0 {
-                                s += &empty.to_string();
-                                empty = 0;
-                            }
-                            s.push(c);
-                        }
-                    }
-                    if empty > 0 {
-                        s += &empty.to_string();
-                    }
-                    s
-                })
-                .collect();
             let (side, hand) = if round % 2 == 0 {
                 ('b', "RBALC")
             } else {
                 ('w', "rbalc")
             };
-            let text = format!("{} {side} {hand}", ranks.join("/"));
+            let text = format!("{} {side} {hand}", crate::fen::board_text(&v, &pieces));
             // Boards where the side not to move stands in check are refused.
             let Ok(pos) = Position::from_text(&v, &text) else {
                 continue;

@@ -134,6 +134,21 @@ impl Move {
         &self.kills[..self.nkills as usize]
     }
 
+    /// The squares a board move may take pieces on, in the order make empties them: its
+    /// kills (each square once), then its end, none of them the square it started from (a
+    /// piece that returns to it takes nothing there). Drops take nothing.
+    pub fn taken_squares(&self) -> impl Iterator<Item = Square> + Clone + '_ {
+        let (from, kills) = (self.from, self.kills());
+        let board = !self.is_drop();
+        let end = (board && self.to != from && !kills.contains(&self.to)).then_some(self.to);
+        kills
+            .iter()
+            .enumerate()
+            .filter(move |&(i, k)| board && *k != from && !kills[..i].contains(k))
+            .map(|(_, &k)| k)
+            .chain(end)
+    }
+
     /// The kind dropped, for drops.
     #[inline]
     pub fn dropped(&self) -> Option<PieceKind> {

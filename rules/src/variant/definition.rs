@@ -48,9 +48,6 @@ pub struct Variant {
     /// Piece codes (both colours) of the kinds that burn ([`crate::burning`]); empty in most
     /// variants, which then skip every burning test.
     pub(crate) burner_codes: PieceSet,
-    /// Whether `burner_codes` has any: asked by every make and attack test, so kept as one
-    /// flag beside the others rather than read from the set's words each time.
-    pub(crate) has_burners: bool,
     /// Ko Shogi's rule module, when the file names it (`rules.module = "ko-shogi"`).
     pub(crate) ko: Option<Box<crate::ko_shogi::KoShogi>>,
 }
@@ -125,7 +122,7 @@ impl Variant {
     /// Whether any kind burns ([`crate::burning`]).
     #[inline]
     pub fn has_burners(&self) -> bool {
-        self.has_burners
+        !self.burner_codes.is_empty()
     }
 
     /// Whether a move can remove pieces away from its path: burns, or a rule module's

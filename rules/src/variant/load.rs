@@ -242,7 +242,6 @@ impl Variant {
             protected_royal_rule,
             has_contagion,
             has_lions,
-            has_burners: !burner_codes.is_empty(),
             burner_codes,
             ko,
         })
