@@ -15,6 +15,12 @@ pub struct TrainerConfig {
     pub learning_rate: f64,
     /// Steps of linear warm-up.
     pub warmup_steps: u64,
+    /// Share of a limited run (by its minutes, or its steps where a step limit ends it) over
+    /// whose last part the learning rate falls, along a half cosine, to `anneal_final` of
+    /// itself; 0 keeps it constant to the end. A run with no limit never falls.
+    pub anneal_fraction: f64,
+    /// The learning rate at the end of a limited run, as a share of `learning_rate`.
+    pub anneal_final: f64,
     /// SGD momentum (Nesterov).
     pub momentum: f64,
     /// Decoupled weight decay of the weights (not of biases and norms).
@@ -75,6 +81,8 @@ impl Default for TrainerConfig {
             batch_size: 128,
             learning_rate: 0.02,
             warmup_steps: 50,
+            anneal_fraction: 0.0,
+            anneal_final: 0.1,
             momentum: 0.9,
             weight_decay: 1e-4,
             value_weight: 1.0,
@@ -219,6 +227,16 @@ impl RunConfig {
             anyhow::bail!(
                 "{file}: [selfplay.search] draw_score = {draw} is outside [-1, 1] (what a draw \
                  is worth to the searching side, between a loss and a win)"
+            );
+        }
+        let t = &cfg.trainer;
+        if !(0.0..=1.0).contains(&t.anneal_fraction) || !(0.0..=1.0).contains(&t.anneal_final) {
+            anyhow::bail!(
+                "{file}: [trainer] anneal_fraction = {} and anneal_final = {} must both lie in \
+                 [0, 1] (the share of the run over which the learning rate falls, and the share \
+                 of it left at the end)",
+                t.anneal_fraction,
+                t.anneal_final
             );
         }
         Ok(cfg)

@@ -13,6 +13,7 @@ pub mod metrics;
 pub mod optimizer;
 mod publishing;
 pub mod replay;
+pub mod schedule;
 pub mod session;
 pub mod status;
 mod trainer;

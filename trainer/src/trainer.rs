@@ -9,6 +9,7 @@ use crate::metrics::Metrics;
 use crate::optimizer::Sgd;
 use crate::publishing::publish_model;
 use crate::replay::{samples_of, ReplayWindow, TargetRule};
+use crate::schedule::{self, RunSpan};
 use anyhow::Context;
 use koma_model::Model;
 use koma_rules::{PieceValues, Variant};
@@ -80,6 +81,8 @@ pub struct Trainer {
     /// older checkpoint (its newest was damaged) publishes nothing until it passes it, so the
     /// store's models and LATEST never go back.
     published_through: Option<u64>,
+    /// The limits of this run, which the learning rate's fall at the end follows.
+    span: Option<RunSpan>,
 }
 
 /// A checkpoint loaded to resume from: its directory, the model, the counters, the optimiser.
@@ -212,6 +215,7 @@ impl Trainer {
             listing: ChunkListing::new(SWEEP_EVERY),
             last_pass: PassStats::default(),
             published_through: None,
+            span: None,
         };
         // The store must answer before anything else: wait for it (an outage stalls, logged).
         let mut wait = Backoff::store();
@@ -492,11 +496,18 @@ impl Trainer {
                 < c.target_ratio * self.state.positions_ingested as f64
     }
 
+    /// Tells the trainer the limits of the run it serves (its deadline, its step limit), so
+    /// that the learning rate can fall over the run's last stretch (`[trainer]
+    /// anneal_fraction`).
+    pub fn set_span(&mut self, span: RunSpan) {
+        self.span = Some(span);
+    }
+
     /// The learning rate at the current step.
     pub fn learning_rate(&self) -> f64 {
-        let c = &self.cfg.trainer;
-        let warm = ((self.state.step + 1) as f64 / c.warmup_steps.max(1) as f64).min(1.0);
-        c.learning_rate * warm
+        let step = self.state.step;
+        let progress = self.span.and_then(|s| s.progress(step));
+        schedule::learning_rate(&self.cfg.trainer, step, progress)
     }
 
     /// One optimisation step.

@@ -107,6 +107,31 @@ fn the_draw_score_is_zero_unless_set_and_stays_between_a_loss_and_a_win() {
 }
 
 #[test]
+fn the_learning_rate_falls_only_where_set_and_within_the_run() {
+    let base = TINY;
+    let cfg = RunConfig::parse(base, "t.toml").unwrap();
+    assert_eq!(cfg.trainer.anneal_fraction, 0.0);
+    let cfg = RunConfig::parse(
+        &format!("{base}[trainer]\nanneal_fraction = 0.3\nanneal_final = 0.05\n"),
+        "t.toml",
+    )
+    .unwrap();
+    assert_eq!(
+        (cfg.trainer.anneal_fraction, cfg.trainer.anneal_final),
+        (0.3, 0.05)
+    );
+    for bad in ["anneal_fraction = 1.5", "anneal_final = -0.1"] {
+        let e = RunConfig::parse(&format!("{base}[trainer]\n{bad}\n"), "t.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("t.toml") && e.contains("[trainer]") && e.contains("anneal_fraction"),
+            "{bad}: {e}"
+        );
+    }
+}
+
+#[test]
 fn relative_material_is_off_unless_set_and_must_be_a_boolean() {
     let base = TINY;
     let cfg = RunConfig::parse(base, "t.toml").unwrap();

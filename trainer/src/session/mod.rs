@@ -16,6 +16,7 @@ pub mod rig;
 pub use options::{eta, parse_device, RunOptions};
 
 use crate::metrics::Metrics;
+use crate::schedule::RunSpan;
 use crate::trainer::Trainer;
 use anyhow::Context;
 use finish::{finish_trainer, write_status, StepRate};
@@ -41,6 +42,7 @@ pub fn train(opts: &RunOptions) -> anyhow::Result<()> {
         return Ok(());
     };
     let end = opts.deadline();
+    trainer.set_span(RunSpan::new(end, trainer.state.step, opts.max_steps));
     tracing::info!(
         variant = %opts.variant.id,
         run_dir = %opts.run_dir.display(),
@@ -165,6 +167,7 @@ pub fn trainer(opts: &RunOptions) -> anyhow::Result<()> {
     let mut trainer = Trainer::open(&opts.run_dir, &opts.variant, &opts.config, device, store)
         .context("opening the trainer")?;
     let end = opts.deadline();
+    trainer.set_span(RunSpan::new(end, trainer.state.step, opts.max_steps));
     let mut step_rate = StepRate::new(trainer.state.step);
     write_status(&trainer, &mut step_rate);
     let mut last_report = Instant::now();
