@@ -2,11 +2,13 @@
 # A test of the test scripts themselves: each real-component test is run with its component
 # made unavailable (a binary path that does not exist), once with CI set, where it must fail
 # and say why, and once without, where it must pass and say SKIPPED. Run after
-# `cargo test --workspace --release` (it reuses the built test binaries and release binaries).
+# `cargo test --workspace --profile "${KOMA_PROFILE:-release}"` (it reuses the built test binaries
+# and binaries of that profile).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 . scripts/env.sh
+profile="${KOMA_PROFILE:-release}"
 failures=0
 # check NAME NEEDLE COMMAND...: COMMAND must fail with CI=1 and print "NEEDLE FAILED", and pass
 # without CI printing "NEEDLE SKIPPED".
@@ -32,11 +34,11 @@ check() {
   fi
 }
 check "the S3 store tests" "S3 store test" \
-  env KOMA_WEED=/nonexistent/weed cargo test --workspace --release --quiet --test s3_store -- --nocapture
+  env KOMA_WEED=/nonexistent/weed cargo test --workspace --profile "$profile" --quiet --test s3_store -- --nocapture
 check "the Fairy-Stockfish test" "Fairy-Stockfish arena test" \
-  env KOMA_NODE=/nonexistent/node cargo test --workspace --release --quiet --test arena_engines fairy -- --nocapture
+  env KOMA_NODE=/nonexistent/node cargo test --workspace --profile "$profile" --quiet --test arena_engines fairy -- --nocapture
 check "the HaChu test" "HaChu arena test" \
-  env KOMA_HACHU=/nonexistent/hachu cargo test --workspace --release --quiet --test hachu arena -- --nocapture
+  env KOMA_HACHU=/nonexistent/hachu cargo test --workspace --profile "$profile" --quiet --test hachu arena -- --nocapture
 check "the browser test" "browser test" \
   env KOMA_CHROMIUM=/nonexistent/chromium scripts/browser-test.sh
 check "the XBoard test" "xboard match" \

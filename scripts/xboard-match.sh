@@ -32,8 +32,9 @@ case "$variant" in
   *) echo "xboard match: XBoard cannot play $variant (hand-shogi, gyaku-sama-shogi or chu-shogi)" >&2; exit 1 ;;
 esac
 . scripts/component.sh
-koma="$root/target/release/koma"
-engine="$root/target/release/koma-engine"
+# The binaries of the Cargo profile KOMA_PROFILE names (default release; scripts/test.sh: ci).
+koma="$root/target/${KOMA_PROFILE:-release}/koma"
+engine="$root/target/${KOMA_PROFILE:-release}/koma-engine"
 [ -x "$koma" ] && [ -x "$engine" ] || { echo "xboard match: build koma and koma-engine first" >&2; exit 1; }
 export PATH="$PATH:/usr/games"
 # KOMA_XBOARD names the xboard binary to use instead of the one on PATH.
