@@ -18,6 +18,6 @@ export KOMA_SOAK_MINUTES="${KOMA_SOAK_MINUTES:-10}"
 mkdir -p target
 log=target/soak.log
 : >"$log"
-cargo test --workspace --release --test soak -- --nocapture --test-threads 1 2>&1 | tee -a "$log" | grep -E "^soak|^test |test result|panicked"
-cargo test --workspace --release --test s3_store soak -- --ignored --nocapture 2>&1 | tee -a "$log" | grep -E "^s3 soak|^test |test result|panicked|SKIPPED"
+cargo test --workspace --profile "${KOMA_PROFILE:-ci}" --test soak -- --nocapture --test-threads 1 2>&1 | tee -a "$log" | grep -E "^soak|^test |test result|panicked"
+cargo test --workspace --profile "${KOMA_PROFILE:-ci}" --test s3_store soak -- --ignored --nocapture 2>&1 | tee -a "$log" | grep -E "^s3 soak|^test |test result|panicked|SKIPPED"
 echo "soak: every soak held; the whole output is in $log" >&2

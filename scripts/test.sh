@@ -30,7 +30,7 @@ fi
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 # The tests build in the `ci` profile (Cargo.toml): the release profile's optimisation without
-# its link-time optimisation and debug info. Linking each of the ~55 test executables with
+# its cross-crate link-time optimisation and debug info. Linking each of the ~55 test executables with
 # thin LTO was most of the build: after a rules change, 88 s to build every test against about
 # 15 minutes in the release profile, for the same test run times. The scripts below take their
 # binaries from the same profile.

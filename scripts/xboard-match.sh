@@ -35,7 +35,7 @@ esac
 # The binaries of the Cargo profile KOMA_PROFILE names (default release; scripts/test.sh: ci).
 koma="$root/target/${KOMA_PROFILE:-release}/koma"
 engine="$root/target/${KOMA_PROFILE:-release}/koma-engine"
-[ -x "$koma" ] && [ -x "$engine" ] || { echo "xboard match: build koma and koma-engine first" >&2; exit 1; }
+[ -x "$koma" ] && [ -x "$engine" ] || { echo "xboard match: $koma or $engine is missing; build them first" >&2; exit 1; }
 export PATH="$PATH:/usr/games"
 # KOMA_XBOARD names the xboard binary to use instead of the one on PATH.
 if [ -z "${KOMA_XBOARD:-}" ] && { ! command -v xboard >/dev/null || ! command -v xvfb-run >/dev/null; }; then

@@ -59,6 +59,29 @@ fn tensorboard_tags(dir: &Path) -> std::collections::BTreeMap<String, usize> {
     tags
 }
 
+/// The values of one scalar tag of the TensorBoard event files under `dir`, by step.
+fn tensorboard_scalars(dir: &Path, tag: &str) -> Vec<(i64, f32)> {
+    use protobuf::Message;
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let bytes = std::fs::read(e.path()).unwrap();
+        let mut at = 0;
+        while at + 12 <= bytes.len() {
+            let len = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+            let data = &bytes[at + 12..at + 12 + len];
+            at += 12 + len + 4;
+            let event = tensorboard_proto::event::Event::parse_from_bytes(data).unwrap();
+            for v in event.get_summary().get_value() {
+                if v.get_tag() == tag {
+                    out.push((event.get_step(), v.get_simple_value()));
+                }
+            }
+        }
+    }
+    out.sort_by_key(|&(s, _)| s);
+    out
+}
+
 fn check_run(dir: &Path, variant: &str) {
     let store = Store::local(&dir.join("store")).unwrap();
     let v = load_variant(variant).unwrap();
@@ -122,6 +145,14 @@ fn hand_shogi_selfplay_train_publish_reload_arena() {
             "no '{t}' in {tags:?}"
         );
     }
+    // No fall is set: past the warm-up the rate stays what the configuration says.
+    let rate = options(&dir, "hand-shogi", 0.75)
+        .config
+        .trainer
+        .learning_rate as f32;
+    let rates = tensorboard_scalars(&dir.join("tb").join("trainer"), "train/learning_rate");
+    let (step, last) = *rates.last().unwrap();
+    assert!(step >= 1 && last == rate, "{rates:?}");
 }
 
 /// Shoko Shogi, with two workers served by two evaluator threads, each following the
@@ -132,8 +163,16 @@ fn shoko_shogi_selfplay_train_publish_reload_arena() {
     let mut opts = options(&dir, "shoko-shogi", 0.75);
     opts.config.selfplay.workers = 2;
     opts.config.selfplay.evaluators = 2;
+    // The learning rate falls over the whole run, to nothing at its end: the run's deadline
+    // reaches the trainer.
+    opts.config.trainer.anneal_fraction = 1.0;
+    opts.config.trainer.anneal_final = 0.0;
+    let rate = opts.config.trainer.learning_rate as f32;
     session::train(&opts).unwrap();
     check_run(&dir, "shoko-shogi");
+    let rates = tensorboard_scalars(&dir.join("tb").join("trainer"), "train/learning_rate");
+    let (step, last) = *rates.last().unwrap();
+    assert!(step >= 1 && last < 0.9 * rate, "{rates:?}");
 }
 
 /// Ko Shogi: shots, burns and nets in the policy and the input planes, end to end.

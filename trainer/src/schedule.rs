@@ -6,6 +6,8 @@
 //! settle, which is how fixed-length runs (Leela Chess Zero's step schedules, most image
 //! training) get their best final weights. koma's runs are usually limited by minutes, so the
 //! stretch is measured in the run's time, or in its steps where a step limit is what ends it.
+//! The limits are those of one invocation (`--minutes`, `--steps`): a run resumed with new
+//! limits is at full rate again and falls again at its new end.
 
 use crate::config::TrainerConfig;
 use std::time::{Duration, Instant};
@@ -31,8 +33,9 @@ impl RunSpan {
         }
     }
 
-    /// The share of the run done at `step`, now: the larger of the time's share and the
-    /// steps' share, so the limit that comes first sets it. `None` for a run with no limit.
+    /// The share of the run done once the step after `step` is taken (so the run's last step
+    /// has progress 1), now: the larger of the time's share and the steps' share, so the limit
+    /// that comes first sets it. `None` for a run with no limit.
     pub fn progress(&self, step: u64) -> Option<f64> {
         let by_time = self.deadline.map(|d| {
             let total = d
@@ -42,7 +45,7 @@ impl RunSpan {
         });
         let by_steps = self.max_steps.map(|m| {
             let total = m.saturating_sub(self.first_step).max(1);
-            step.saturating_sub(self.first_step) as f64 / total as f64
+            (step + 1).saturating_sub(self.first_step) as f64 / total as f64
         });
         match (by_time, by_steps) {
             (Some(a), Some(b)) => Some(a.max(b).min(1.0)),
@@ -51,8 +54,8 @@ impl RunSpan {
     }
 }
 
-/// The learning rate at `step` (counted over the whole run, so a resumed run does not warm up
-/// again) when the run has come `progress` of the way to its limit.
+/// The learning rate at `step` (counted over the run's whole history, so a resumed run does
+/// not warm up again) when this invocation has come `progress` of the way to its limit.
 pub fn learning_rate(c: &TrainerConfig, step: u64, progress: Option<f64>) -> f64 {
     let warm = ((step + 1) as f64 / c.warmup_steps.max(1) as f64).min(1.0);
     c.learning_rate * warm * anneal_factor(c, progress)
@@ -118,13 +121,15 @@ mod tests {
     fn progress_follows_the_limit_that_comes_first() {
         assert_eq!(RunSpan::new(None, 0, None).progress(500), None);
         let steps = RunSpan::new(None, 100, Some(300));
-        assert_eq!(steps.progress(100), Some(0.0));
-        assert_eq!(steps.progress(200), Some(0.5));
+        assert_eq!(steps.progress(100), Some(0.005));
+        assert_eq!(steps.progress(199), Some(0.5));
+        // The last step a run of `--steps 300` takes is step 299: it ends the fall.
+        assert_eq!(steps.progress(299), Some(1.0));
         assert_eq!(steps.progress(900), Some(1.0));
         let far = Instant::now() + Duration::from_secs(3600);
         let both = RunSpan::new(Some(far), 0, Some(10));
-        assert_eq!(both.progress(5), Some(0.5));
-        assert!(both.progress(0).unwrap() < 0.01);
+        assert_eq!(both.progress(4), Some(0.5));
+        assert!(both.progress(0).unwrap() <= 0.1);
         let past = RunSpan::new(Some(Instant::now()), 0, None);
         std::thread::sleep(Duration::from_millis(5));
         assert_eq!(past.progress(0), Some(1.0));
