@@ -38,10 +38,10 @@ fn options(dir: &Path, variant: &str, minutes: f64) -> RunOptions {
     }
 }
 
-/// Reads every scalar tag of the TensorBoard event files under `dir`.
-fn tensorboard_tags(dir: &Path) -> std::collections::BTreeMap<String, usize> {
+/// Every scalar of the TensorBoard event files under `dir`: tag, step, value.
+fn tensorboard_scalars_all(dir: &Path) -> Vec<(String, i64, f32)> {
     use protobuf::Message;
-    let mut tags = std::collections::BTreeMap::new();
+    let mut out = Vec::new();
     for e in std::fs::read_dir(dir).unwrap().flatten() {
         let bytes = std::fs::read(e.path()).unwrap();
         let mut at = 0;
@@ -52,32 +52,33 @@ fn tensorboard_tags(dir: &Path) -> std::collections::BTreeMap<String, usize> {
             at += 12 + len + 4;
             let event = tensorboard_proto::event::Event::parse_from_bytes(data).unwrap();
             for v in event.get_summary().get_value() {
-                *tags.entry(v.get_tag().to_owned()).or_insert(0) += 1;
+                out.push((
+                    v.get_tag().to_owned(),
+                    event.get_step(),
+                    v.get_simple_value(),
+                ));
             }
         }
+    }
+    out
+}
+
+/// How many scalars each tag of the TensorBoard event files under `dir` has.
+fn tensorboard_tags(dir: &Path) -> std::collections::BTreeMap<String, usize> {
+    let mut tags = std::collections::BTreeMap::new();
+    for (tag, _, _) in tensorboard_scalars_all(dir) {
+        *tags.entry(tag).or_insert(0) += 1;
     }
     tags
 }
 
 /// The values of one scalar tag of the TensorBoard event files under `dir`, by step.
 fn tensorboard_scalars(dir: &Path, tag: &str) -> Vec<(i64, f32)> {
-    use protobuf::Message;
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let bytes = std::fs::read(e.path()).unwrap();
-        let mut at = 0;
-        while at + 12 <= bytes.len() {
-            let len = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
-            let data = &bytes[at + 12..at + 12 + len];
-            at += 12 + len + 4;
-            let event = tensorboard_proto::event::Event::parse_from_bytes(data).unwrap();
-            for v in event.get_summary().get_value() {
-                if v.get_tag() == tag {
-                    out.push((event.get_step(), v.get_simple_value()));
-                }
-            }
-        }
-    }
+    let mut out: Vec<(i64, f32)> = tensorboard_scalars_all(dir)
+        .into_iter()
+        .filter(|(t, _, _)| t == tag)
+        .map(|(_, s, v)| (s, v))
+        .collect();
     out.sort_by_key(|&(s, _)| s);
     out
 }
