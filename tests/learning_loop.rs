@@ -147,10 +147,7 @@ fn hand_shogi_selfplay_train_publish_reload_arena() {
         );
     }
     // No fall is set: past the warm-up the rate stays what the configuration says.
-    let rate = options(&dir, "hand-shogi", 0.75)
-        .config
-        .trainer
-        .learning_rate as f32;
+    let rate = tiny_config("hand-shogi").trainer.learning_rate as f32;
     let rates = tensorboard_scalars(&dir.join("tb").join("trainer"), "train/learning_rate");
     let (step, last) = *rates.last().unwrap();
     assert!(step >= 1 && last == rate, "{rates:?}");

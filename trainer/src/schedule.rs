@@ -47,10 +47,19 @@ impl RunSpan {
             let total = m.saturating_sub(self.first_step).max(1);
             (step + 1).saturating_sub(self.first_step) as f64 / total as f64
         });
-        match (by_time, by_steps) {
-            (Some(a), Some(b)) => Some(a.max(b).min(1.0)),
-            (a, b) => a.or(b).map(|p| p.min(1.0)),
-        }
+        [by_time, by_steps]
+            .into_iter()
+            .flatten()
+            .reduce(f64::max)
+            .map(|p| p.min(1.0))
+    }
+
+    /// Whether the run has reached a limit with `step` steps taken: its deadline has passed,
+    /// or its step limit is reached. The loops stop on this, and the fall follows the same
+    /// limits.
+    pub fn is_over(&self, step: u64) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.max_steps.is_some_and(|m| step >= m)
     }
 }
 
@@ -133,5 +142,9 @@ mod tests {
         let past = RunSpan::new(Some(Instant::now()), 0, None);
         std::thread::sleep(Duration::from_millis(5));
         assert_eq!(past.progress(0), Some(1.0));
+        assert!(past.is_over(0));
+        assert!(!steps.is_over(299) && steps.is_over(300));
+        assert!(!both.is_over(9) && both.is_over(10));
+        assert!(!RunSpan::new(None, 0, None).is_over(u64::MAX));
     }
 }

@@ -42,7 +42,8 @@ pub fn train(opts: &RunOptions) -> anyhow::Result<()> {
         return Ok(());
     };
     let end = opts.deadline();
-    trainer.set_span(RunSpan::new(end, trainer.state.step, opts.max_steps));
+    let span = RunSpan::new(end, trainer.state.step, opts.max_steps);
+    trainer.set_span(span);
     tracing::info!(
         variant = %opts.variant.id,
         run_dir = %opts.run_dir.display(),
@@ -56,9 +57,10 @@ pub fn train(opts: &RunOptions) -> anyhow::Result<()> {
     let mut last_loss = None;
     let result = (|| -> anyhow::Result<()> {
         loop {
-            let out_of_time = end.is_some_and(|d| Instant::now() >= d);
-            let out_of_steps = opts.max_steps.is_some_and(|m| trainer.state.step >= m);
-            if opts.stop.load(Ordering::Relaxed) || out_of_time || out_of_steps || rig.finished() {
+            if opts.stop.load(Ordering::Relaxed)
+                || span.is_over(trainer.state.step)
+                || rig.finished()
+            {
                 return Ok(());
             }
             if last_ingest.elapsed() >= Duration::from_secs(2) {
@@ -167,15 +169,14 @@ pub fn trainer(opts: &RunOptions) -> anyhow::Result<()> {
     let mut trainer = Trainer::open(&opts.run_dir, &opts.variant, &opts.config, device, store)
         .context("opening the trainer")?;
     let end = opts.deadline();
-    trainer.set_span(RunSpan::new(end, trainer.state.step, opts.max_steps));
+    let span = RunSpan::new(end, trainer.state.step, opts.max_steps);
+    trainer.set_span(span);
     let mut step_rate = StepRate::new(trainer.state.step);
     write_status(&trainer, &mut step_rate);
     let mut last_report = Instant::now();
     let mut last_ingest = Instant::now() - Duration::from_secs(60);
     loop {
-        let out_of_time = end.is_some_and(|d| Instant::now() >= d);
-        let out_of_steps = opts.max_steps.is_some_and(|m| trainer.state.step >= m);
-        if opts.stop.load(Ordering::Relaxed) || out_of_time || out_of_steps {
+        if opts.stop.load(Ordering::Relaxed) || span.is_over(trainer.state.step) {
             break;
         }
         if last_ingest.elapsed() >= Duration::from_secs(2) {
