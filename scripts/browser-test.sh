@@ -4,14 +4,14 @@
 # by clicks against the engine. Installs what it needs when it can (chromium and
 # chromium-driver with apt-get as root, selenium into the project's Python environment); where
 # it cannot, it says so and skips, or fails where CI is set (scripts/component.sh). Screenshots go to target/browser-test/.
-# Expects target/release/koma (built by `cargo build --release`), or target/$KOMA_PROFILE/koma where
-# KOMA_PROFILE names another Cargo profile (scripts/test.sh: ci).
+# Expects the koma binary of the Cargo profile KOMA_PROFILE names: release by default (built by
+# `cargo build --release`), ci in scripts/test.sh (`koma_bin` in scripts/env.sh).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 . scripts/env.sh
 . scripts/component.sh
-koma="$root/target/${KOMA_PROFILE:-release}/koma"
+koma="$(koma_bin koma)"
 [ -x "$koma" ] || { echo "browser test: $koma is missing; build it first" >&2; exit 1; }
 # KOMA_CHROMIUM and KOMA_CHROMEDRIVER name the binaries to use instead of those on PATH.
 if [ -z "${KOMA_CHROMIUM:-}" ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then

@@ -31,10 +31,11 @@ case "$variant" in
   chu-shogi) gui=(-variant chu -ruleMoves 0 -repeatsToDraw 0) ;;
   *) echo "xboard match: XBoard cannot play $variant (hand-shogi, gyaku-sama-shogi or chu-shogi)" >&2; exit 1 ;;
 esac
+. scripts/env.sh
 . scripts/component.sh
 # The binaries of the Cargo profile KOMA_PROFILE names (default release; scripts/test.sh: ci).
-koma="$root/target/${KOMA_PROFILE:-release}/koma"
-engine="$root/target/${KOMA_PROFILE:-release}/koma-engine"
+koma="$(koma_bin koma)"
+engine="$(koma_bin koma-engine)"
 [ -x "$koma" ] && [ -x "$engine" ] || { echo "xboard match: $koma or $engine is missing; build them first" >&2; exit 1; }
 export PATH="$PATH:/usr/games"
 # KOMA_XBOARD names the xboard binary to use instead of the one on PATH.
