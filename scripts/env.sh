@@ -5,11 +5,17 @@ export KOMA_ROOT
 export VIRTUAL_ENV="$KOMA_ROOT/.venv"
 export PATH="$VIRTUAL_ENV/bin:$PATH"
 export LIBTORCH_USE_PYTORCH=1
-# koma_bin NAME: the path of binary NAME as built in the Cargo profile KOMA_PROFILE names
-# (default release; scripts/test.sh sets ci). Cargo writes the dev and test profiles' builds to
-# target/debug, bench's to target/release, and any other profile's to a folder of its name.
+# koma_profile: the Cargo profile whose builds the scripts use, KOMA_PROFILE (default release;
+# scripts/test.sh sets ci).
+koma_profile() {
+  echo "${KOMA_PROFILE:-release}"
+}
+# koma_bin NAME: the path of binary NAME as built in that profile. Cargo writes the dev and test
+# profiles' builds to target/debug, bench's to target/release, and any other profile's to a
+# folder of its name.
 koma_bin() {
-  local dir="${KOMA_PROFILE:-release}"
+  local dir
+  dir="$(koma_profile)"
   case "$dir" in
     dev | test) dir=debug ;;
     bench) dir=release ;;

@@ -2,13 +2,13 @@
 # A test of the test scripts themselves: each real-component test is run with its component
 # made unavailable (a binary path that does not exist), once with CI set, where it must fail
 # and say why, and once without, where it must pass and say SKIPPED. Run after
-# `cargo test --workspace --profile "${KOMA_PROFILE:-release}"` (it reuses the built test binaries
-# and binaries of that profile).
+# `cargo test --workspace` in the profile KOMA_PROFILE names (default release: `koma_profile`
+# in scripts/env.sh); it reuses that profile's built test binaries and binaries.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 . scripts/env.sh
-profile="${KOMA_PROFILE:-release}"
+profile="$(koma_profile)"
 failures=0
 # check NAME NEEDLE COMMAND...: COMMAND must fail with CI=1 and print "NEEDLE FAILED", and pass
 # without CI printing "NEEDLE SKIPPED".
