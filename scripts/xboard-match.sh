@@ -77,9 +77,10 @@ fi
 # Each side has 5 seconds a game; the engines claim the result (mate, repetition, length).
 # Move animation is off (-xanimate): XBoard animates a move after it has sent it on, and
 # reads the other engine's answer only when the animation ends, so each animated move
-# charged about 60 ms more to the engine's clock (replies timed at 72-78 ms in XBoard's log
-# against 12-17 ms without it; turn skips, not animated, took 12 ms either way). At 5 seconds
-# a game that flagged engines in games of more than about 70 moves a side.
+# charged about 60 ms more to the engine's clock (a Gyaku-sama match: replies median 73 ms,
+# max 78, in XBoard's log against median 13 ms, max 17, without it; turn skips, not
+# animated, took about 12 ms with it on). At 5 seconds a game that is enough to flag an
+# engine in a game of more than about 70 moves a side.
 timeout 900 xvfb-run -a -s "-screen 0 1280x1024x24" "$xboard" \
   -fcp "$cmd" -scp "$second" "${gui[@]}" \
   -matchMode true -matchGames "$games" -saveGameFile "$out/games.pgn" \
