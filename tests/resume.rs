@@ -203,3 +203,48 @@ fn a_damaged_newest_checkpoint_is_named_and_the_previous_one_resumed() {
     assert!(latest.step > newest_step, "LATEST at {}", latest.step);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A run resumed with a configuration of another network stops with an error that names both
+/// networks and what to do, and its checkpoints stay where they are (not set aside as damaged).
+#[test]
+fn a_run_resumed_with_another_network_is_refused_and_kept() {
+    let dir = common::dir_with_tiny_config("resume-arch");
+    let out = koma(&dir, &["--steps", "4", "--minutes", "4"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let root = dir.join("trainer");
+    let before = checkpoint::candidates(&root);
+    assert!(!before.is_empty(), "a checkpoint was written");
+    let cfg = std::fs::read_to_string(dir.join("tiny.toml")).unwrap();
+    assert!(cfg.contains("channels = 8\n"), "{cfg}");
+    std::fs::write(
+        dir.join("tiny.toml"),
+        cfg.replace("channels = 8\n", "channels = 12\n"),
+    )
+    .unwrap();
+
+    let out = koma(&dir, &["--steps", "8", "--minutes", "4"])
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{log}");
+    assert!(
+        log.contains("the configuration asks for")
+            && log.contains("channels: 8")
+            && log.contains("channels: 12")
+            && log.contains("--config"),
+        "names both networks and the way out: {log}"
+    );
+    assert!(!log.contains("is damaged"), "{log}");
+    assert_eq!(
+        checkpoint::candidates(&root),
+        before,
+        "every checkpoint kept"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

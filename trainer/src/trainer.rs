@@ -11,7 +11,7 @@ use crate::publishing::publish_model;
 use crate::replay::{samples_of, ReplayWindow, TargetRule};
 use crate::schedule::{self, RunSpan};
 use anyhow::Context;
-use koma_model::Model;
+use koma_model::{Model, ModelError};
 use koma_rules::{PieceValues, Variant};
 use koma_store::backoff::Backoff;
 use koma_store::{chunk, publish, ChunkName, Store, StoreError};
@@ -114,6 +114,16 @@ fn resume(
         match loaded {
             Ok((model, state, opt)) => return Ok(Some((ck, model, state, opt))),
             Err(e) => {
+                // Another network than the configuration's is not damage: the run was started
+                // with other settings, and setting its checkpoints aside would lose it.
+                if let Some((found, expected)) = wrong_architecture(&e) {
+                    anyhow::bail!(
+                        "{}: the run trains a network {found} but the configuration asks for \
+                         {expected}; resume it with the configuration it was started with \
+                         (--config FILE with that [model]), or start another run (--run-dir)",
+                        ck.display()
+                    );
+                }
                 let aside = checkpoint::set_aside(&ck)?;
                 tracing::error!(
                     "checkpoint {} is damaged ({e:#}); set aside as {}, trying the one before it",
@@ -132,6 +142,18 @@ fn resume(
         failed.join("; ")
     );
     Ok(None)
+}
+
+/// The architectures (found, expected) when a checkpoint failed to load for being another
+/// network than the configuration's.
+fn wrong_architecture(e: &anyhow::Error) -> Option<(String, String)> {
+    e.chain()
+        .find_map(|c| match c.downcast_ref::<ModelError>() {
+            Some(ModelError::WrongArchitecture {
+                found, expected, ..
+            }) => Some((found.clone(), expected.clone())),
+            _ => None,
+        })
 }
 
 /// Whether an error is the store failing (an outage to ride out) rather than a fault of koma's
