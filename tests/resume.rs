@@ -119,6 +119,19 @@ fn sigkilled_training_resumes_without_loss_or_duplication() {
 }
 
 /// Every object under `models/` with its bytes.
+/// Trains the tiny run in `dir` to `steps` and returns its checkpoint directory.
+fn train_to(dir: &Path, steps: u64) -> std::path::PathBuf {
+    let out = koma(dir, &["--steps", &steps.to_string(), "--minutes", "4"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir.join("trainer")
+}
+
 fn published_models(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     let store = Store::local(&dir.join("store")).unwrap();
     store
@@ -136,15 +149,7 @@ fn published_models(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
 #[test]
 fn a_damaged_newest_checkpoint_is_named_and_the_previous_one_resumed() {
     let dir = common::dir_with_tiny_config("damaged-checkpoint");
-    let out = koma(&dir, &["--steps", "9", "--minutes", "4"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let root = dir.join("trainer");
+    let root = train_to(&dir, 9);
     let kept = checkpoint::candidates(&root);
     assert_eq!(
         kept.len(),
@@ -209,15 +214,7 @@ fn a_damaged_newest_checkpoint_is_named_and_the_previous_one_resumed() {
 #[test]
 fn a_run_resumed_with_another_network_is_refused_and_kept() {
     let dir = common::dir_with_tiny_config("resume-arch");
-    let out = koma(&dir, &["--steps", "4", "--minutes", "4"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let root = dir.join("trainer");
+    let root = train_to(&dir, 4);
     let before = checkpoint::candidates(&root);
     assert!(!before.is_empty(), "a checkpoint was written");
     let cfg = std::fs::read_to_string(dir.join("tiny.toml")).unwrap();
