@@ -118,7 +118,6 @@ fn sigkilled_training_resumes_without_loss_or_duplication() {
     assert_eq!(end.positions_ingested, positions);
 }
 
-/// Every object under `models/` with its bytes.
 /// Trains the tiny run in `dir` to `steps` and returns its checkpoint directory.
 fn train_to(dir: &Path, steps: u64) -> std::path::PathBuf {
     let out = koma(dir, &["--steps", &steps.to_string(), "--minutes", "4"])
@@ -132,6 +131,7 @@ fn train_to(dir: &Path, steps: u64) -> std::path::PathBuf {
     dir.join("trainer")
 }
 
+/// Every object under `models/` with its bytes.
 fn published_models(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     let store = Store::local(&dir.join("store")).unwrap();
     store
