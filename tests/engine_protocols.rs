@@ -255,6 +255,55 @@ fn xboard_session_on_hand_shogi() {
     e.quit();
 }
 
+/// XBoard cannot hold Hand Shogi's Pard, so the engine never drops it under XBoard. When such
+/// a drop is the only way out of check (here the King on a1, checked by a Shogun on d1, a Gold
+/// on b3 guarding a2 and b2, the Pard the only piece in hand), the engine resigns instead of
+/// playing a move XBoard would refuse; with another way out it plays that.
+#[test]
+fn xboard_resigns_when_every_legal_move_is_one_xboard_refuses() {
+    let mut e = Engine::start("hand-shogi", "xb-resign", &[]);
+    e.send("xboard");
+    e.send("protover 2");
+    e.expect_prefix("feature ");
+    e.send("new");
+    e.send("variant handshogi");
+    e.send("force");
+    let fen = "8k/9/9/9/9/9/1g7/9/K2r5[D] w 0 1";
+    let koma = "8k/9/9/9/9/9/1g7/9/K2(sh)5 b (PD)";
+    let moves = |text: &str| {
+        let v = koma_rules::load_variant("hand-shogi").unwrap();
+        let mut pos = koma_rules::Position::from_text(&v, text).unwrap();
+        let legal = pos.legal_moves();
+        let mut texts: Vec<String> = legal.iter().map(|m| pos.move_text(m)).collect();
+        texts.sort();
+        texts
+    };
+    assert_eq!(moves(koma), ["PD@b1", "PD@c1"], "only Pard drops are legal");
+    e.send(&format!("setboard {fen}"));
+    e.send("st 0.2");
+    e.send("go");
+    let (reply, _) = e.until("a move or resign", |l| {
+        l.starts_with("move ") || l == "resign"
+    });
+    assert_eq!(reply, "resign");
+    // The game is over for the engine: a move sent now is refused as such.
+    e.send("usermove i9h9");
+    let before = e.sync(1);
+    assert!(
+        before.iter().any(|l| l.contains("the game is over")),
+        "{before:?}"
+    );
+    // With a Gold in hand too, the engine plays a Gold drop.
+    e.send("force");
+    e.send("setboard 8k/9/9/9/9/9/1g7/9/K2r5[DG] w 0 1");
+    e.send("go");
+    let (reply, _) = e.until("a move or resign", |l| {
+        l.starts_with("move ") || l == "resign"
+    });
+    assert!(reply == "move G@b1" || reply == "move G@c1", "{reply}");
+    e.quit();
+}
+
 /// XBoard's drop letters back to koma's IDs for Hand Shogi (only the ones the engine may send).
 fn xboard_to_koma(mv: &str) -> String {
     match mv.split_once('@') {

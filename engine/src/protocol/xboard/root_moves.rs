@@ -16,6 +16,9 @@ use koma_rules::{Color, Move, Position};
 ///
 /// Its other drop rules (knights not on the last two ranks, one pawn per file) are also Hand
 /// Shogi's, or stricter there.
+///
+/// The list may be empty (in check, a Pard drop the only way out): the session then resigns
+/// rather than search every legal move.
 pub fn xboard_root_moves(pos: &Position, letters: Option<Letters>) -> Option<Vec<Move>> {
     let l = letters?;
     let v = pos.variant();

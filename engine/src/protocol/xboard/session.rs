@@ -11,7 +11,7 @@ use crate::protocol::xboard::board::xboard_fen_to_koma;
 use crate::protocol::xboard::describe::{describe, variant_name, xboard_variant_name};
 use crate::protocol::xboard::root_moves::xboard_root_moves;
 use crate::protocol::xboard::thinking::thinking;
-use koma_rules::{Color, Outcome, Position};
+use koma_rules::{Color, Outcome, Position, WinReason};
 use std::time::Duration;
 
 /// Time control as XBoard gives it.
@@ -190,7 +190,8 @@ fn level(arg: &str) -> Option<(u32, Duration)> {
 fn user_move(engine: &mut Engine, st: &mut State, arg: &str, out: &Out) {
     engine.jobs.cancel();
     let mut pos = engine.game().position().clone();
-    if let Some(o) = pos.outcome() {
+    // The game's outcome, an arbiter's (a resignation) included.
+    if let Some(o) = engine.game().outcome() {
         out.line(format!(
             "Illegal move (the game is over: {}): {arg}",
             outcome_sentence(&o)
@@ -262,6 +263,18 @@ fn think(engine: &mut Engine, st: &State, out: &Out) {
     let done_out = out.clone();
     let game = engine.game_handle();
     let root_moves = xboard_root_moves(&pos, letters);
+    // Every legal move is one XBoard would refuse (in check, the only way out a drop of a
+    // kind it cannot hold): the game cannot go on under XBoard, and playing such a move
+    // would lose by forfeit with the boards apart. The engine resigns instead.
+    if !analyze && root_moves.as_ref().is_some_and(|m| m.is_empty()) {
+        tracing::info!("every legal move is one XBoard would refuse: resigning");
+        engine.game().adjudicate(Outcome::Win {
+            winner: pos.side_to_move().opposite(),
+            reason: WinReason::Resignation,
+        });
+        out.line("resign");
+        return;
+    }
     engine.go(
         &clock,
         root_moves,
