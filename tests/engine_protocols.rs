@@ -78,6 +78,26 @@ impl Engine {
         }
     }
 
+    /// Sends the XBoard move `mv` after the game's end and returns the engine's refusal,
+    /// which says the game is over (`ping n` as the barrier).
+    fn expect_game_over(&mut self, mv: &str, n: u32) -> String {
+        self.send(&format!("usermove {mv}"));
+        let before = self.sync(n);
+        before
+            .iter()
+            .find(|l| l.contains("the game is over"))
+            .unwrap_or_else(|| panic!("{mv} not refused: {before:?}"))
+            .clone()
+    }
+
+    /// The engine's answer to `go` under XBoard: its move line, or `resign`.
+    fn move_or_resign(&mut self) -> String {
+        self.until("a move or resign", |l| {
+            l.starts_with("move ") || l == "resign"
+        })
+        .0
+    }
+
     fn expect_prefix(&mut self, prefix: &str) -> (String, Vec<String>) {
         self.until(prefix, |l| l.starts_with(prefix))
     }
@@ -215,12 +235,7 @@ fn xboard_session_on_hand_shogi() {
     assert_eq!(reply, "move G@h8");
     let (result, _) = e.expect_prefix("1-0");
     assert_eq!(result, "1-0 {First player wins by checkmate}");
-    e.send("usermove i9i8");
-    let before = e.sync(4);
-    assert!(
-        before.iter().any(|l| l.contains("the game is over")),
-        "{before:?}"
-    );
+    e.expect_game_over("i9i8", 4);
     // A clock: level with 1 s on it, then `?` cuts a long fixed-time search short.
     e.send("new");
     e.send("level 0 0:01 0");
@@ -282,24 +297,15 @@ fn xboard_resigns_when_every_legal_move_is_one_xboard_refuses() {
     e.send(&format!("setboard {fen}"));
     e.send("st 0.2");
     e.send("go");
-    let (reply, _) = e.until("a move or resign", |l| {
-        l.starts_with("move ") || l == "resign"
-    });
-    assert_eq!(reply, "resign");
+    assert_eq!(e.move_or_resign(), "resign");
     // The game is over for the engine: a move sent now is refused as such.
-    e.send("usermove i9h9");
-    let before = e.sync(1);
-    assert!(
-        before.iter().any(|l| l.contains("the game is over")),
-        "{before:?}"
-    );
+    let refusal = e.expect_game_over("i9h9", 1);
+    assert!(refusal.contains("resignation"), "{refusal}");
     // With a Gold in hand too, the engine plays a Gold drop.
     e.send("force");
     e.send("setboard 8k/9/9/9/9/9/1g7/9/K2r5[DG] w 0 1");
     e.send("go");
-    let (reply, _) = e.until("a move or resign", |l| {
-        l.starts_with("move ") || l == "resign"
-    });
+    let reply = e.move_or_resign();
     assert!(reply == "move G@b1" || reply == "move G@c1", "{reply}");
     e.quit();
 }
