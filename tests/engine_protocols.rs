@@ -300,7 +300,14 @@ fn xboard_resigns_when_every_legal_move_is_one_xboard_refuses() {
     assert_eq!(e.move_or_resign(), "resign");
     // The game is over for the engine: a move sent now is refused as such.
     let refusal = e.expect_game_over("i9h9", 1);
-    assert!(refusal.contains("resignation"), "{refusal}");
+    assert!(
+        refusal.contains("Second player wins by resignation"),
+        "{refusal}"
+    );
+    // Asked to move again, it does not (nothing until the barrier).
+    e.send("go");
+    let before = e.sync(2);
+    assert!(before.is_empty(), "{before:?}");
     // With a Gold in hand too, the engine plays a Gold drop.
     e.send("force");
     e.send("setboard 8k/9/9/9/9/9/1g7/9/K2r5[DG] w 0 1");

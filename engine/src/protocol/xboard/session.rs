@@ -194,7 +194,7 @@ fn user_move(engine: &mut Engine, st: &mut State, arg: &str, out: &Out) {
     if let Some(o) = engine.game().outcome() {
         out.line(format!(
             "Illegal move (the game is over: {}): {arg}",
-            outcome_sentence(&o)
+            players_sentence(&o)
         ));
         return;
     }
@@ -221,10 +221,14 @@ fn result_line(o: &Outcome) -> String {
         Some(Color::White) => "0-1",
         None => "1/2-1/2",
     };
-    let sentence = outcome_sentence(o)
+    format!("{score} {{{}}}", players_sentence(o))
+}
+
+/// The game's end in XBoard's words: its first player is koma's Black.
+fn players_sentence(o: &Outcome) -> String {
+    outcome_sentence(o)
         .replace("Black", "First player")
-        .replace("White", "Second player");
-    format!("{score} {{{sentence}}}")
+        .replace("White", "Second player")
 }
 
 fn set_board(engine: &mut Engine, st: &State, arg: &str, out: &Out) {
@@ -240,8 +244,9 @@ fn set_board(engine: &mut Engine, st: &State, arg: &str, out: &Out) {
 
 /// Starts a search for the engine's move (or an analysis).
 fn think(engine: &mut Engine, st: &State, out: &Out) {
-    let mut pos = engine.game().position().clone();
-    if pos.outcome().is_some() {
+    let pos = engine.game().position().clone();
+    // Over by the rules or by an arbiter (the engine's own resignation).
+    if engine.game().outcome().is_some() {
         return;
     }
     let mut clock = Clock {
