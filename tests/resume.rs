@@ -123,11 +123,7 @@ fn train_to(dir: &Path, steps: u64) -> std::path::PathBuf {
     let out = koma(dir, &["--steps", &steps.to_string(), "--minutes", "4"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     dir.join("trainer")
 }
 

@@ -573,11 +573,7 @@ fn trainer_and_two_workers_share_an_s3_store() {
         .arg("--store-allow-http")
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let workers: Vec<&str> = v["workers"]
         .as_array()

@@ -16,6 +16,16 @@ pub fn dir_with_tiny_config(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// Fails the test with the command's standard error unless it exited with success.
+#[allow(dead_code)] // not every test file that shares this module uses it
+pub fn assert_success(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 const TINY: &str = r#"
 variant = "{variant}"
 device = "cpu"

@@ -244,11 +244,11 @@ fn set_board(engine: &mut Engine, st: &State, arg: &str, out: &Out) {
 
 /// Starts a search for the engine's move (or an analysis).
 fn think(engine: &mut Engine, st: &State, out: &Out) {
-    let pos = engine.game().position().clone();
     // Over by the rules or by an arbiter (the engine's own resignation).
     if engine.game().outcome().is_some() {
         return;
     }
+    let pos = engine.game().position().clone();
     let mut clock = Clock {
         overhead: engine.config.overhead,
         infinite: st.analyze,
