@@ -63,6 +63,13 @@ pub struct SearchConfig {
     /// the root when a search begins; a reused subtree keeps the values it was given under the
     /// previous one.
     pub relative_material: bool,
+    /// The mop-up term (`mop_up.rs`): when one side stands at least three mean piece values
+    /// ahead at the root, the material term also credits the leader for bringing its pieces
+    /// near the other side's royal piece, each piece up to this share of its own value, and
+    /// is counted from the root's difference (as with `relative_material`, which far ahead it
+    /// implies: counted from level, the term is flat there). 0: off. A won game otherwise
+    /// shuffles into the length limit once nothing is left to take.
+    pub mop_up: f32,
     /// What a draw is worth to the side that searches (the root's side to move), in
     /// [-1, 1]; its opponent is credited the opposite (contempt, as classical engines have
     /// it). Below 0 the search steers away from draws, which a game that allows repetition
@@ -94,6 +101,7 @@ impl Default for SearchConfig {
             material_weight: 0.4,
             material_depth: 2,
             relative_material: false,
+            mop_up: 0.0,
             draw_score: 0.0,
         }
     }

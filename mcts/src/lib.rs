@@ -11,6 +11,7 @@ mod config;
 pub mod driver;
 mod evaluator;
 mod gumbel;
+mod mop_up;
 mod node;
 mod noise;
 mod run;

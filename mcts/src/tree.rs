@@ -3,6 +3,7 @@
 use crate::config::SearchConfig;
 use crate::evaluator::{Evaluation, Evaluator};
 use crate::gumbel::GumbelRoot;
+use crate::mop_up::MopUp;
 use crate::node::{Edge, Node, State, NONE};
 use crate::noise::dirichlet;
 use koma_rules::mate::{Budget, MateAnswer, MateSolver};
@@ -52,9 +53,10 @@ pub struct Tree {
     /// Piece values of the variant searched (made at the first leaf).
     values: Option<PieceValues>,
     /// The side to move at the root of the current search and its material difference, from
-    /// which leaves count their material (`SearchConfig::relative_material`); taken at the
-    /// search's first walk.
-    material_centre: Option<(Color, i64)>,
+    /// which leaves count their material (`SearchConfig::relative_material`), with the
+    /// mop-up term when one side is far ahead (`SearchConfig::mop_up`); taken at the search's
+    /// first walk.
+    material_centre: Option<(Color, i64, Option<MopUp>)>,
     /// The moves the current root may choose from, when the caller restricted them.
     root_moves: Option<Vec<Move>>,
     /// The root's value when every move from it leads to a decided position (MCTS-solver)
@@ -180,14 +182,23 @@ impl Tree {
 
     /// Walks to a leaf; see [`Gathered`]. `pos` must be the root position and is left as it was.
     pub fn gather<E: Evaluator>(&mut self, pos: &mut Position, eval: &E) -> Gathered<E::Request> {
-        if self.cfg.relative_material
+        if (self.cfg.relative_material || self.cfg.mop_up > 0.0)
             && self.cfg.material_weight > 0.0
             && self.material_centre.is_none()
         {
             // `pos` is the root here: the search's first walk fixes its centre.
             let side = pos.side_to_move();
-            let difference = self.piece_values(pos).difference(pos, side);
-            self.material_centre = Some((side, difference));
+            let weight = self.cfg.mop_up;
+            let values = self.piece_values(pos);
+            let difference = values.difference(pos, side);
+            let mop_up = MopUp::at_root(pos, values, difference, weight);
+            // Counted from level unless asked, or far ahead where the mop-up needs the centre.
+            let centre = if self.cfg.relative_material || mop_up.is_some() {
+                difference
+            } else {
+                0
+            };
+            self.material_centre = Some((side, centre, mop_up));
         }
         let mut path: Vec<u32> = Vec::new();
         let mut node = self.root;
@@ -253,13 +264,16 @@ impl Tree {
         }
         let material = if self.cfg.material_weight > 0.0 {
             let side = pos.side_to_move();
-            let centre = match self.material_centre {
-                Some((c, d)) if c == side => d,
-                Some((_, d)) => -d,
-                None => 0,
+            let (centre, mop_up) = match self.material_centre {
+                Some((c, d, m)) if c == side => (d, m),
+                Some((_, d, m)) => (-d, m),
+                None => (0, None),
             };
             let depth = self.cfg.material_depth;
             let values = self.piece_values(pos);
+            // The leader's approach counts as material: moving the centre down by it is the
+            // same as adding it to the difference.
+            let centre = centre - mop_up.map_or(0, |m| m.leaf_term(pos, values, side));
             if depth == 0 {
                 values.balance_about(pos, side, centre)
             } else {

@@ -255,6 +255,65 @@ fn relative_material_keeps_a_side_far_ahead_taking_material() {
     assert_eq!(level(true), level(false));
 }
 
+/// Black far ahead on the board (four Golds and two Silvers against a bare King), its pieces
+/// on its first ranks and nothing to take: to the material term every quiet move looks alike.
+const FAR_AHEAD_QUIET: &str = "4k4/9/9/9/9/9/9/1SGG1GGS1/4K4 b -";
+
+/// With the mop-up term a side far ahead brings its pieces to the enemy King: offered a
+/// Gold's step towards the King (d2d3) and one along its rank that comes no nearer (d2e2), the
+/// search spends most of its visits on the step forward whichever it is offered first, where
+/// without the term the two are alike to it. From a level root the term is off and nothing
+/// changes.
+#[test]
+fn mop_up_brings_a_far_ahead_sides_pieces_to_the_enemy_royal() {
+    let v = load_variant("hand-shogi").unwrap();
+    // The share of the visits that went to the step forward.
+    let share = |mop_up: f32, forward_first: bool| {
+        let mut pos = Position::from_text(&v, FAR_AHEAD_QUIET).unwrap();
+        let mut allowed: Vec<_> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| matches!(pos.move_text(m).as_str(), "d2d3" | "d2e2"))
+            .collect();
+        assert_eq!(allowed.len(), 2);
+        allowed.sort_by_key(|m| (pos.move_text(m) == "d2d3") != forward_first);
+        let cfg = SearchConfig {
+            mop_up,
+            ..SearchConfig::default()
+        };
+        let mut tree = Tree::new(cfg, 8);
+        tree.restrict_root(Some(allowed));
+        let r = search(&mut tree, &mut pos, &UniformEvaluator, 400, 1, false).unwrap();
+        let total: u32 = r.visits.iter().map(|v| v.1).sum();
+        let forward = r
+            .visits
+            .iter()
+            .find(|(m, _)| pos.move_text(m) == "d2d3")
+            .map_or(0, |v| v.1);
+        forward as f32 / total as f32
+    };
+    for first in [true, false] {
+        let on = share(4.0, first);
+        let off = share(0.0, first);
+        assert!(
+            on > 0.65 && on > off + 0.15,
+            "the step forward had {on} of the visits with the term and {off} without"
+        );
+    }
+    let level = |mop_up: f32| {
+        let mut pos = Position::start(&v);
+        let cfg = SearchConfig {
+            mop_up,
+            ..SearchConfig::default()
+        };
+        let mut tree = Tree::new(cfg, 9);
+        search(&mut tree, &mut pos, &UniformEvaluator, 200, 1, false)
+            .unwrap()
+            .visits
+    };
+    assert_eq!(level(4.0), level(0.0));
+}
+
 /// A restricted root searches only the allowed moves, under PUCT and Gumbel, fresh and reused;
 /// the mate it is not allowed to play is not played. The restriction ends with the root.
 #[test]
