@@ -85,6 +85,7 @@ impl MatchHost<'_> {
                 gumbel,
                 material,
                 relative,
+                mop_up,
                 draw,
                 ..
             } => Some(TreeSpec {
@@ -93,6 +94,7 @@ impl MatchHost<'_> {
                     SearchConfig {
                         draw_score: draw.unwrap_or(0.0),
                         relative_material: relative.unwrap_or(base.relative_material),
+                        mop_up: mop_up.unwrap_or(base.mop_up),
                         ..base
                     }
                 },
@@ -248,16 +250,20 @@ mod tests {
     fn a_model_players_draw_score_and_material_count_reach_its_search_tree() {
         let variant = Arc::new(Variant::load("hand-shogi").unwrap());
         let start = Position::start(&variant);
-        let search = |draw, relative| Mover::Search {
+        let search = |draw, relative, mop_up| Mover::Search {
             evaluator: 0,
             sims: 8,
             gumbel: false,
             material: None,
             relative,
+            mop_up,
             draw,
         };
         let default = search_config(false, None).relative_material;
-        let movers = [search(Some(-0.3), Some(!default)), search(None, None)];
+        let movers = [
+            search(Some(-0.3), Some(!default), Some(0.5)),
+            search(None, None, None),
+        ];
         let mut externals = [None, None];
         let host = MatchHost {
             plan: &[],
@@ -281,6 +287,8 @@ mod tests {
         assert_eq!(b.config.draw_score, 0.0);
         assert_eq!(a.config.relative_material, !default);
         assert_eq!(b.config.relative_material, default);
+        assert_eq!(a.config.mop_up, 0.5);
+        assert_eq!(b.config.mop_up, search_config(false, None).mop_up);
         assert!(host.tree_spec(&Mover::Greedy, 0, 0).is_none());
     }
 }

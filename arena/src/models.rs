@@ -33,6 +33,8 @@ pub enum Mover {
         material: Option<f32>,
         /// Material counted from the root's difference, when not the default.
         relative: Option<bool>,
+        /// The mop-up term's weight, when not the default.
+        mop_up: Option<f32>,
         /// What a draw is worth to the player, when not the default.
         draw: Option<f32>,
     },
@@ -101,6 +103,7 @@ impl Models {
                     gumbel: p.gumbel,
                     material: p.material,
                     relative: p.relative,
+                    mop_up: p.mop_up,
                     draw: p.draw,
                 }
             }

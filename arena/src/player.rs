@@ -53,6 +53,9 @@ pub struct ModelPlayer {
     /// Whether the search counts material from the root's difference
     /// (`SearchConfig::relative_material`); `None` keeps the default.
     pub relative: Option<bool>,
+    /// The mop-up term's weight (`SearchConfig::mop_up`): far ahead, each piece brought to
+    /// the other side's royal counts up to this share of its value; `None` keeps the default.
+    pub mop_up: Option<f32>,
     /// What a draw is worth to this player (`SearchConfig::draw_score`, contempt below 0);
     /// `None` keeps the default (0).
     pub draw: Option<f32>,
@@ -67,6 +70,7 @@ impl ModelPlayer {
             gumbel: false,
             material: None,
             relative: None,
+            mop_up: None,
             draw: None,
         }
     }
@@ -230,6 +234,23 @@ impl FromStr for PlayerSpec {
                         "option 'relative' needs a value, as in relative=on".into(),
                     ))
                 }
+                ("mopup", Some(v)) => {
+                    if player.mop_up.is_some() {
+                        return Err(fail("option 'mopup' is given twice".into()));
+                    }
+                    player.mop_up = match v.parse::<f32>() {
+                        Ok(w) if (0.0..=10.0).contains(&w) => Some(w),
+                        _ => {
+                            return Err(fail(format!(
+                                "mopup '{v}' is not a weight from 0 to 10 (what closing in on \
+                                 the royal is worth, in shares of a piece's value)"
+                            )))
+                        }
+                    };
+                }
+                ("mopup", None) => {
+                    return Err(fail("option 'mopup' needs a value, as in mopup=4".into()))
+                }
                 ("draw", Some(v)) => {
                     if player.draw.is_some() {
                         return Err(fail("option 'draw' is given twice".into()));
@@ -250,7 +271,7 @@ impl FromStr for PlayerSpec {
                 (other, _) => {
                     return Err(fail(format!(
                         "unknown model option '{other}' (known: sims=N, gumbel, material=W, \
-                         relative=on|off, draw=D)"
+                         relative=on|off, mopup=W, draw=D)"
                     )))
                 }
             }
@@ -278,6 +299,9 @@ impl fmt::Display for PlayerSpec {
                 if let Some(r) = m.relative {
                     write!(f, ":relative={}", if r { "on" } else { "off" })?;
                 }
+                if let Some(w) = m.mop_up {
+                    write!(f, ":mopup={w}")?;
+                }
                 if let Some(d) = m.draw {
                     write!(f, ":draw={d}")?;
                 }
@@ -303,6 +327,7 @@ mod tests {
             "model:x:sims=8:gumbel:material=0.5:draw=0.25",
             "model:x:sims=8:relative=on",
             "model:x:sims=8:material=0.4:relative=off:draw=-0.1",
+            "model:x:sims=8:relative=on:mopup=0.5",
             "alphabeta:depth=2",
             "alphabeta:depth=3:millis=500",
         ] {

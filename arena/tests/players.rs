@@ -68,6 +68,13 @@ fn bad_strings_say_what_is_wrong() {
             "model:x:relative=on:relative=off",
             "'relative' is given twice",
         ),
+        (
+            "model:x:mopup=-1",
+            "mopup '-1' is not a weight from 0 to 10",
+        ),
+        ("model:x:mopup=lots", "mopup 'lots' is not a weight"),
+        ("model:x:mopup", "'mopup' needs a value"),
+        ("model:x:mopup=1:mopup=0.5", "'mopup' is given twice"),
     ];
     for (s, want) in cases {
         let e = parse_err(s);
