@@ -232,6 +232,13 @@ impl RunConfig {
                  is worth to the searching side, between a loss and a win)"
             );
         }
+        let mop_up = cfg.selfplay.search.mop_up;
+        if !(0.0..=10.0).contains(&mop_up) {
+            anyhow::bail!(
+                "{file}: [selfplay.search] mop_up = {mop_up} is outside [0, 10] (what bringing a \
+                 piece to the enemy royal is worth when far ahead, in shares of its value)"
+            );
+        }
         let t = &cfg.trainer;
         for (key, value, what) in [
             (

@@ -153,3 +153,28 @@ fn relative_material_is_off_unless_set_and_must_be_a_boolean() {
         "{e}"
     );
 }
+
+/// The mop-up term is off in self-play unless set, and a weight out of range is refused with
+/// the file and the key named.
+#[test]
+fn mop_up_is_off_unless_set_and_must_be_in_range() {
+    let base = TINY;
+    let cfg = RunConfig::parse(base, "t.toml").unwrap();
+    assert_eq!(cfg.selfplay.search.mop_up, 0.0);
+    let cfg = RunConfig::parse(
+        &format!("{base}[selfplay.search]\nmop_up = 4.0\n"),
+        "t.toml",
+    )
+    .unwrap();
+    assert_eq!(cfg.selfplay.search.mop_up, 4.0);
+    let e = RunConfig::parse(
+        &format!("{base}[selfplay.search]\nmop_up = -1.0\n"),
+        "t.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("t.toml:") && e.contains("mop_up = -1 is outside [0, 10]"),
+        "{e}"
+    );
+}
