@@ -3,13 +3,14 @@
 //!
 //! Far ahead, the value head is sure of the win after every move and the material term has
 //! nothing left to take, so every quiet move looks alike and the search shuffles until the
-//! game reaches its length limit (on 19x19 boards a third of the games against `greedy`).
+//! game reaches its length limit (12-32% of a 60-minute Hook Shogi model's games against
+//! `greedy`).
 //! Classical engines meet the same flat evaluation in won endgames with a mop-up term that
 //! rewards closing in on the lone king; this is that term for a board full of pieces: each
 //! of the leader's pieces counts a share of its own value for how near it stands to the
-//! nearest enemy royal piece. A piece's whole approach, from the far edge to the royal's
-//! side, is worth at most `weight` times its value, and a piece gains nothing by standing
-//! beside the royal rather than a square away, where the royal itself cannot take it.
+//! nearest enemy royal piece. A piece's whole approach, from the far edge to two squares from
+//! the royal, is worth `weight` times its value, and it gains nothing by standing beside the
+//! royal, where the royal itself could take it.
 
 use koma_rules::{Color, PieceValues, Position};
 
