@@ -241,18 +241,24 @@ fn relative_material_keeps_a_side_far_ahead_taking_material() {
         "{relative} against {from_level} counted from level"
     );
     // From a level root (the start position) the two counts are the same.
-    let level = |relative_material: bool| {
-        let mut pos = Position::start(&v);
-        let cfg = SearchConfig {
-            relative_material,
-            ..SearchConfig::default()
-        };
-        let mut tree = Tree::new(cfg, 7);
-        search(&mut tree, &mut pos, &UniformEvaluator, 200, 1, false)
-            .unwrap()
-            .visits
+    let relative = SearchConfig {
+        relative_material: true,
+        ..SearchConfig::default()
     };
-    assert_eq!(level(true), level(false));
+    assert_eq!(
+        start_visits(relative, 7),
+        start_visits(SearchConfig::default(), 7)
+    );
+}
+
+/// The visits of a 200-simulation search of Hand Shogi's start position (level material).
+fn start_visits(cfg: SearchConfig, seed: u64) -> Vec<(koma_rules::Move, u32)> {
+    let v = load_variant("hand-shogi").unwrap();
+    let mut pos = Position::start(&v);
+    let mut tree = Tree::new(cfg, seed);
+    search(&mut tree, &mut pos, &UniformEvaluator, 200, 1, false)
+        .unwrap()
+        .visits
 }
 
 /// Black far ahead on the board (four Golds and two Silvers against a bare King), its pieces
@@ -300,18 +306,14 @@ fn mop_up_brings_a_far_ahead_sides_pieces_to_the_enemy_royal() {
             "the step forward had {on} of the visits with the term and {off} without"
         );
     }
-    let level = |mop_up: f32| {
-        let mut pos = Position::start(&v);
-        let cfg = SearchConfig {
-            mop_up,
-            ..SearchConfig::default()
-        };
-        let mut tree = Tree::new(cfg, 9);
-        search(&mut tree, &mut pos, &UniformEvaluator, 200, 1, false)
-            .unwrap()
-            .visits
+    let mop_up = SearchConfig {
+        mop_up: 4.0,
+        ..SearchConfig::default()
     };
-    assert_eq!(level(4.0), level(0.0));
+    assert_eq!(
+        start_visits(mop_up, 9),
+        start_visits(SearchConfig::default(), 9)
+    );
 }
 
 /// A restricted root searches only the allowed moves, under PUCT and Gumbel, fresh and reused;
