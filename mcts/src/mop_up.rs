@@ -24,6 +24,8 @@ pub(crate) const MOP_UP_LEAD: f32 = 3.0;
 pub(crate) struct MopUp {
     leader: Color,
     root: f32,
+    /// The other side's royal pieces on the board at the root.
+    root_royals: usize,
     weight: f32,
 }
 
@@ -45,9 +47,11 @@ impl MopUp {
         } else {
             side.opposite()
         };
+        let (approach, royals) = approach(root, values, leader);
         Some(MopUp {
             leader,
-            root: approach(root, values, leader),
+            root: approach,
+            root_royals: royals,
             weight,
         })
     }
@@ -55,8 +59,15 @@ impl MopUp {
     /// What the leader's approach since the root is worth to `side` at `leaf`, in value units
     /// (added to `side`'s material difference): positive for the leader, negative for the
     /// side it closes in on.
+    /// A leaf where a royal piece has been taken is measured to the royals left, which may
+    /// stand farther off: there the approach counts no loss, so taking a royal is never a step
+    /// back.
     pub(crate) fn leaf_term(&self, leaf: &Position, values: &PieceValues, side: Color) -> i64 {
-        let gain = self.weight * (approach(leaf, values, self.leader) - self.root);
+        let (approach, royals) = approach(leaf, values, self.leader);
+        let mut gain = self.weight * (approach - self.root);
+        if royals < self.root_royals {
+            gain = gain.max(0.0);
+        }
         let gain = gain.round() as i64;
         if side == self.leader {
             gain
@@ -71,8 +82,8 @@ impl MopUp {
 /// king's-move distance to the nearest enemy royal piece (2 when nearer: a piece beside the
 /// royal gains nothing over one a square away, so nothing is won by putting it where the royal
 /// takes it) and R the largest such distance the board allows. 0 when the other side has no
-/// royal piece on the board.
-pub(crate) fn approach(pos: &Position, values: &PieceValues, leader: Color) -> f32 {
+/// royal piece on the board. With it, the number of the other side's royal pieces on the board.
+pub(crate) fn approach(pos: &Position, values: &PieceValues, leader: Color) -> (f32, usize) {
     let v = pos.variant();
     let g = &v.geometry;
     let far = (g.files().max(g.ranks()) as i32 - 1).max(3);
@@ -86,7 +97,7 @@ pub(crate) fn approach(pos: &Position, values: &PieceValues, leader: Color) -> f
         }
     }
     if n_royals == 0 {
-        return 0.0;
+        return (0.0, 0);
     }
     let royals = &royals[..n_royals];
     let mut sum = 0.0f32;
@@ -104,7 +115,7 @@ pub(crate) fn approach(pos: &Position, values: &PieceValues, leader: Color) -> f
             .clamp(2, far);
         sum += values.value(p.kind()) as f32 * (far - d) as f32 / (far - 2) as f32;
     }
-    sum
+    (sum, n_royals)
 }
 
 #[cfg(test)]
@@ -121,7 +132,7 @@ mod tests {
         let far = Position::from_text(&v, "4k4/9/9/9/9/9/9/9/G3K4 b -").unwrap();
         let near = Position::from_text(&v, "4k4/9/9/9/G8/9/9/9/4K4 b -").unwrap();
         let next = Position::from_text(&v, "4k4/9/3G5/9/9/9/9/9/4K4 b -").unwrap();
-        let a = |p: &Position| approach(p, &values, Color::Black);
+        let a = |p: &Position| approach(p, &values, Color::Black).0;
         assert!(
             a(&far) < a(&near) && a(&near) < a(&next),
             "{} {} {}",
@@ -129,7 +140,8 @@ mod tests {
             a(&near),
             a(&next)
         );
-        assert_eq!(approach(&next, &values, Color::White), 0.0);
+        // White has no piece but its King to bring; Black has one royal piece to be reached.
+        assert_eq!(approach(&next, &values, Color::White), (0.0, 1));
         let gold = next.variant().geometry.parse("d7").unwrap();
         let gold = values.value(next.piece_at(gold).kind()) as f32;
         // Two squares from the King: the whole value.
@@ -141,5 +153,12 @@ mod tests {
         let m = MopUp::at_root(&far, &values, -lead, 1.0).unwrap();
         assert_eq!(m.leader, Color::White);
         assert!(MopUp::at_root(&far, &values, lead, 0.0).is_none());
+        // Measured from the root: a piece drawn back costs the leader, and its opponent
+        // sees the opposite.
+        let m = MopUp::at_root(&next, &values, lead, 1.0).unwrap();
+        assert_eq!(m.leader, Color::Black);
+        let back = m.leaf_term(&far, &values, Color::Black);
+        assert!(back < 0, "drawn back: {back}");
+        assert_eq!(m.leaf_term(&far, &values, Color::White), -back);
     }
 }
