@@ -89,11 +89,18 @@ pub(crate) fn approach(pos: &Position, values: &PieceValues, leader: Color) -> (
     let far = (g.files().max(g.ranks()) as i32 - 1).max(3);
     let mut royals: [(i32, i32); 4] = [(0, 0); 4];
     let mut n_royals = 0;
-    for &sq in g.squares() {
-        let p = pos.piece_at(sq);
-        if p.is_piece() && p.color() != leader && v.piece(p.kind()).royal && n_royals < 4 {
-            royals[n_royals] = (g.file_of(sq) as i32, g.rank_of(sq) as i32);
-            n_royals += 1;
+    let at = |sq| (g.file_of(sq) as i32, g.rank_of(sq) as i32);
+    if let Some(sq) = pos.royal_square(leader.opposite()) {
+        // One royal piece, whose square the position keeps: no walk of the board.
+        royals[0] = at(sq);
+        n_royals = 1;
+    } else {
+        for &sq in g.squares() {
+            let p = pos.piece_at(sq);
+            if p.is_piece() && p.color() != leader && v.piece(p.kind()).royal && n_royals < 4 {
+                royals[n_royals] = at(sq);
+                n_royals += 1;
+            }
         }
     }
     if n_royals == 0 {
