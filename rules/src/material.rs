@@ -93,20 +93,27 @@ impl PieceValues {
     /// and short-term targets of Go engines) that teaches what hanging pieces cost long
     /// before game results do.
     pub fn balance(&self, pos: &Position, color: Color) -> f32 {
-        self.balance_about(pos, color, 0)
+        self.balance_about(pos, color, 0.0)
     }
 
     /// [`PieceValues::balance`] counted from `centre` (a difference in value units) instead
     /// of from level material: tanh of (difference minus `centre`) over four mean piece
     /// values. A search centred on its root's difference keeps a full piece's worth of
     /// preference for every piece won or lost, however far ahead the root already stands.
-    pub fn balance_about(&self, pos: &Position, color: Color, centre: i64) -> f32 {
-        self.squash(self.difference(pos, color) - centre)
+    /// The centre is fractional so that a positional term folded into it (the search's
+    /// mop-up term) keeps changes smaller than one value unit.
+    pub fn balance_about(&self, pos: &Position, color: Color, centre: f32) -> f32 {
+        self.squash_about(self.difference(pos, color), centre)
     }
 
     /// A difference in value units mapped into (-1, 1).
     fn squash(&self, diff: i64) -> f32 {
-        (diff as f32 / self.scale).tanh()
+        self.squash_about(diff, 0.0)
+    }
+
+    /// A difference in value units, counted from `centre`, mapped into (-1, 1).
+    fn squash_about(&self, diff: i64, centre: f32) -> f32 {
+        ((diff as f32 - centre) / self.scale).tanh()
     }
 
     /// Own minus enemy non-royal material of `color`, on the board and in hand, in value units.
@@ -174,12 +181,12 @@ impl PieceValues {
     /// once, or gains by promoting: this estimate then counts the plain capture of the most
     /// valuable attacked piece.
     pub fn quick_balance(&self, pos: &mut Position, legal: &[Move]) -> f32 {
-        self.quick_balance_about(pos, legal, 0)
+        self.quick_balance_about(pos, legal, 0.0)
     }
 
     /// [`PieceValues::quick_balance`] counted from `centre`, as
     /// [`PieceValues::balance_about`] counts. A capture of the last royal piece is still 1.
-    pub fn quick_balance_about(&self, pos: &mut Position, legal: &[Move], centre: i64) -> f32 {
+    pub fn quick_balance_about(&self, pos: &mut Position, legal: &[Move], centre: f32) -> f32 {
         SCRATCH.with(|s| match s.try_borrow_mut() {
             Ok(mut s) => self.quick_balance_with(pos, legal, centre, &mut s),
             // Only a re-entrant call (none today) finds the buffers taken.
@@ -191,7 +198,7 @@ impl PieceValues {
         &self,
         pos: &mut Position,
         legal: &[Move],
-        centre: i64,
+        centre: f32,
         s: &mut QuickScratch,
     ) -> f32 {
         let us = pos.side_to_move();
@@ -216,7 +223,7 @@ impl PieceValues {
             })
         }));
         if s.captures.is_empty() {
-            return self.squash(self.difference(pos, us) - centre);
+            return self.squash_about(self.difference(pos, us), centre);
         }
         s.captures.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
         // One walk of the board: the material, our pieces most valuable first (the
@@ -296,7 +303,7 @@ impl PieceValues {
             }
             pos.unmake_move();
         }
-        self.squash(best - centre)
+        self.squash_about(best, centre)
     }
 
     /// What a board move `m` of the side to move changes in [`PieceValues::difference`] for
@@ -475,16 +482,16 @@ impl PieceValues {
 }
 
 /// Distinct destinations of a Black piece of `kind` on the centre square, with the two royal
-/// pieces (which the position text requires) tucked into corners. `None` when no such position
-/// can be set up (a tiny board, or the piece attacks every corner the enemy royal could use).
+/// pieces (which the position text requires) tucked into corners: in Ko Shogi, which has no
+/// royal kind, its general, whose presence keeps each side in the game. `None` when no such
+/// position can be set up (a tiny board, or the piece attacks every corner the enemy royal
+/// could use).
 fn centre_mobility(variant: &Arc<Variant>, kind: PieceKind) -> Option<u32> {
     let g = &variant.geometry;
     let (files, ranks) = (g.files(), g.ranks());
-    let royal = variant
-        .pieces
-        .iter()
-        .position(|p| p.royal)
-        .map(|i| PieceKind(i as u8))?;
+    let royal = (0..variant.num_kinds())
+        .map(|i| PieceKind(i as u8))
+        .find(|&k| variant.is_objective_kind(k))?;
     let centre = (files / 2, ranks / 2);
     let own_royal = (0, 0);
     let corners = [
@@ -583,6 +590,33 @@ mod tests {
         }
     }
 
+    /// Every variant's pieces are valued by their mobility, Ko Shogi's too, though it has no
+    /// royal kind to set the measuring position up with: a queen-like millenary is worth more
+    /// than the king-stepping general, which is worth more than a pawn.
+    #[test]
+    fn every_variant_values_its_pieces_by_mobility() {
+        for id in crate::variant::builtin_ids() {
+            let v = load_variant(id).unwrap();
+            let t = PieceValues::new(&v);
+            let plain: Vec<u32> = t
+                .values
+                .iter()
+                .copied()
+                .filter(|&x| x < ROYAL_VALUE)
+                .collect();
+            assert!(
+                plain.iter().any(|&x| x != plain[0]) && t.mean_value() > 2.0,
+                "{id}: {plain:?}"
+            );
+        }
+        let v = load_variant("ko-shogi").unwrap();
+        let t = PieceValues::new(&v);
+        let value = |id: &str| t.value(v.kind_by_id(id).unwrap());
+        assert_eq!(value("MI"), 71, "a queen's reach from the centre of 19x19");
+        assert_eq!(value("G"), 8);
+        assert!(value("G") > value("P"), "{} {}", value("G"), value("P"));
+    }
+
     #[test]
     fn a_make_for_material_changes_what_a_make_does_but_the_movers_counters() {
         for id in crate::variant::builtin_ids() {
@@ -671,10 +705,13 @@ mod tests {
         assert!((t.balance(&pos, Color::White) + expect).abs() < 1e-6);
         assert!(t.scale > 10.0 && t.scale < 40.0, "scale {}", t.scale);
         // Counted from Black's own lead of 7, the position is level for either side.
-        assert_eq!(t.balance_about(&pos, Color::Black, 7), 0.0);
-        assert_eq!(t.balance_about(&pos, Color::White, -7), 0.0);
-        let centred = t.balance_about(&start, Color::Black, 7);
+        assert_eq!(t.balance_about(&pos, Color::Black, 7.0), 0.0);
+        assert_eq!(t.balance_about(&pos, Color::White, -7.0), 0.0);
+        let centred = t.balance_about(&start, Color::Black, 7.0);
         assert!((centred + (7.0 / t.scale).tanh()).abs() < 1e-6, "{centred}");
+        // A fractional centre counts a change of less than one unit.
+        let half = t.balance_about(&pos, Color::Black, 6.5);
+        assert!((half - (0.5 / t.scale).tanh()).abs() < 1e-6, "{half}");
     }
 
     #[test]
@@ -688,7 +725,7 @@ mod tests {
         let d = t.difference(&pos, Color::Black);
         assert!(d > 12, "{d}");
         let from_level = t.quick_balance(&mut pos, &legal);
-        let about = t.quick_balance_about(&mut pos, &legal, d);
+        let about = t.quick_balance_about(&mut pos, &legal, d as f32);
         assert!((from_level - ((d + 12) as f32 / t.scale).tanh()).abs() < 1e-6);
         assert!((about - (12.0 / t.scale).tanh()).abs() < 1e-6, "{about}");
         // Far ahead, the capture barely moves the balance counted from level material; counted
@@ -699,7 +736,7 @@ mod tests {
         let mut quiet = Position::from_text(&v, "4k4/9/9/9/9/9/9/4G4/4K4 b -").unwrap();
         let legal = quiet.legal_moves();
         let d = t.difference(&quiet, Color::Black);
-        assert_eq!(t.quick_balance_about(&mut quiet, &legal, d), 0.0);
+        assert_eq!(t.quick_balance_about(&mut quiet, &legal, d as f32), 0.0);
     }
 
     #[test]

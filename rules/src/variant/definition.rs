@@ -106,6 +106,17 @@ impl Variant {
         self.royal_codes.contains(p)
     }
 
+    /// Whether removing pieces of `kind` is how the game is won: the royal kinds, and in Ko
+    /// Shogi, where no kind is royal, its commanders (the general and the governor, §10; a
+    /// side left without them commands on only while it keeps a middle troop and a banner).
+    /// What a search hunting the other side's objective (the mop-up term) aims at.
+    pub fn is_objective_kind(&self, kind: PieceKind) -> bool {
+        match &self.ko {
+            Some(ko) => kind == ko.k.g || kind == ko.k.gv,
+            None => self.pieces[kind.index()].royal,
+        }
+    }
+
     /// Whether `sq` is on `color`'s farthest rank, where pieces with the last-rank option may
     /// promote without capturing.
     #[inline]
