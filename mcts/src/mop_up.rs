@@ -61,14 +61,14 @@ impl MopUp {
     /// side it closes in on.
     /// A leaf where a royal piece has been taken is measured to the royals left, which may
     /// stand farther off: there the approach counts no loss, so taking a royal is never a step
-    /// back.
-    pub(crate) fn leaf_term(&self, leaf: &Position, values: &PieceValues, side: Color) -> i64 {
+    /// back. Not rounded: a one-square step of a small piece is worth less than a value unit
+    /// on a large board, and would otherwise count nothing.
+    pub(crate) fn leaf_term(&self, leaf: &Position, values: &PieceValues, side: Color) -> f32 {
         let (approach, royals) = approach(leaf, values, self.leader);
         let mut gain = self.weight * (approach - self.root);
         if royals < self.root_royals {
             gain = gain.max(0.0);
         }
-        let gain = gain.round() as i64;
         if side == self.leader {
             gain
         } else {
@@ -83,6 +83,8 @@ impl MopUp {
 /// royal gains nothing over one a square away, so nothing is won by putting it where the royal
 /// takes it) and R the largest such distance the board allows. 0 when the other side has no
 /// royal piece on the board. With it, the number of the other side's royal pieces on the board.
+/// "Royal" here is what removing wins ([`koma_rules::Variant::is_objective_kind`]): in Ko
+/// Shogi, which has no royal kind, the general and the governor.
 pub(crate) fn approach(pos: &Position, values: &PieceValues, leader: Color) -> (f32, usize) {
     let v = pos.variant();
     let g = &v.geometry;
@@ -97,7 +99,8 @@ pub(crate) fn approach(pos: &Position, values: &PieceValues, leader: Color) -> (
     } else {
         for &sq in g.squares() {
             let p = pos.piece_at(sq);
-            if p.is_piece() && p.color() != leader && v.piece(p.kind()).royal && n_royals < 4 {
+            if p.is_piece() && p.color() != leader && v.is_objective_kind(p.kind()) && n_royals < 4
+            {
                 royals[n_royals] = at(sq);
                 n_royals += 1;
             }
@@ -110,7 +113,7 @@ pub(crate) fn approach(pos: &Position, values: &PieceValues, leader: Color) -> (
     let mut sum = 0.0f32;
     for &sq in g.squares() {
         let p = pos.piece_at(sq);
-        if !p.is_piece() || p.color() != leader || v.piece(p.kind()).royal {
+        if !p.is_piece() || p.color() != leader || v.is_objective_kind(p.kind()) {
             continue;
         }
         let (f, r) = (g.file_of(sq) as i32, g.rank_of(sq) as i32);
@@ -165,7 +168,25 @@ mod tests {
         let m = MopUp::at_root(&next, &values, lead, 1.0).unwrap();
         assert_eq!(m.leader, Color::Black);
         let back = m.leaf_term(&far, &values, Color::Black);
-        assert!(back < 0, "drawn back: {back}");
+        assert!(back < 0.0, "drawn back: {back}");
         assert_eq!(m.leaf_term(&far, &values, Color::White), -back);
+    }
+
+    /// Ko Shogi has no royal kind: the term aims at its commanders, and a commander of the
+    /// leader's own is not sent in.
+    #[test]
+    fn in_ko_shogi_the_approach_is_to_the_commanders() {
+        let v = load_variant("ko-shogi").unwrap();
+        let values = PieceValues::new(&v);
+        let start = Position::start(&v);
+        let (sum, commanders) = approach(&start, &values, Color::Black);
+        assert_eq!(commanders, 1, "White's general");
+        assert!(sum > 0.0, "{sum}");
+        assert!(v.is_objective_kind(v.kind_by_id("G").unwrap()));
+        assert!(v.is_objective_kind(v.kind_by_id("GV").unwrap()));
+        let objectives = (0..v.num_kinds())
+            .filter(|&k| v.is_objective_kind(koma_rules::PieceKind(k as u8)))
+            .count();
+        assert_eq!(objectives, 2);
     }
 }

@@ -273,7 +273,7 @@ impl Tree {
             let values = self.piece_values(pos);
             // The leader's approach counts as material: moving the centre down by it is the
             // same as adding it to the difference.
-            let centre = centre - mop_up.map_or(0, |m| m.leaf_term(pos, values, side));
+            let centre = centre as f32 - mop_up.map_or(0.0, |m| m.leaf_term(pos, values, side));
             if depth == 0 {
                 values.balance_about(pos, side, centre)
             } else {

@@ -265,46 +265,69 @@ fn start_visits(cfg: SearchConfig, seed: u64) -> Vec<(koma_rules::Move, u32)> {
 /// on its first ranks and nothing to take: to the material term every quiet move looks alike.
 const FAR_AHEAD_QUIET: &str = "4k4/9/9/9/9/9/9/1SGG1GGS1/4K4 b -";
 
+/// Ko Shogi's counterpart: Black's general and five millenaries (queens) against White's lone
+/// general, the commander whose removal wins, on j19.
+const KO_FAR_AHEAD_QUIET: &str =
+    "9(g)9/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/4(MI)14/(MI)(MI)(MI)(MI)5(G)9 b -";
+
+/// The share of a search's visits that went to `forward`, when the root of `text` is
+/// restricted to `forward` and `sideways` (offered in that order or the other) and searched
+/// with the mop-up term at `weight`.
+fn forward_share(
+    variant: &str,
+    text: &str,
+    forward: &str,
+    sideways: &str,
+    weight: f32,
+    forward_first: bool,
+) -> f32 {
+    let v = load_variant(variant).unwrap();
+    let mut pos = Position::from_text(&v, text).unwrap();
+    let mut allowed: Vec<_> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| [forward, sideways].contains(&pos.move_text(m).as_str()))
+        .collect();
+    assert_eq!(allowed.len(), 2, "{variant}: {forward} and {sideways}");
+    allowed.sort_by_key(|m| (pos.move_text(m) == forward) != forward_first);
+    let cfg = SearchConfig {
+        mop_up: weight,
+        ..SearchConfig::default()
+    };
+    let mut tree = Tree::new(cfg, 8);
+    tree.restrict_root(Some(allowed));
+    let r = search(&mut tree, &mut pos, &UniformEvaluator, 400, 1, false).unwrap();
+    let total: u32 = r.visits.iter().map(|v| v.1).sum();
+    let ahead = r
+        .visits
+        .iter()
+        .find(|(m, _)| pos.move_text(m) == forward)
+        .map_or(0, |v| v.1);
+    ahead as f32 / total as f32
+}
+
 /// With the mop-up term a side far ahead brings its pieces to the enemy King: offered a
 /// Gold's step towards the King (d2d3) and one along its rank that comes no nearer (d2e2), the
 /// search spends most of its visits on the step forward whichever it is offered first, where
-/// without the term the two are alike to it. From a level root the term is off and nothing
-/// changes.
+/// without the term the two are alike to it. In Ko Shogi, which has no royal piece, the same
+/// holds for a millenary's step towards the enemy general, one square of a 19x19 board. From
+/// a level root the term is off and nothing changes.
 #[test]
 fn mop_up_brings_a_far_ahead_sides_pieces_to_the_enemy_royal() {
-    let v = load_variant("hand-shogi").unwrap();
-    // The share of the visits that went to the step forward.
-    let share = |mop_up: f32, forward_first: bool| {
-        let mut pos = Position::from_text(&v, FAR_AHEAD_QUIET).unwrap();
-        let mut allowed: Vec<_> = pos
-            .legal_moves()
-            .into_iter()
-            .filter(|m| matches!(pos.move_text(m).as_str(), "d2d3" | "d2e2"))
-            .collect();
-        assert_eq!(allowed.len(), 2);
-        allowed.sort_by_key(|m| (pos.move_text(m) == "d2d3") != forward_first);
-        let cfg = SearchConfig {
-            mop_up,
-            ..SearchConfig::default()
-        };
-        let mut tree = Tree::new(cfg, 8);
-        tree.restrict_root(Some(allowed));
-        let r = search(&mut tree, &mut pos, &UniformEvaluator, 400, 1, false).unwrap();
-        let total: u32 = r.visits.iter().map(|v| v.1).sum();
-        let forward = r
-            .visits
-            .iter()
-            .find(|(m, _)| pos.move_text(m) == "d2d3")
-            .map_or(0, |v| v.1);
-        forward as f32 / total as f32
-    };
-    for first in [true, false] {
-        let on = share(4.0, first);
-        let off = share(0.0, first);
-        assert!(
-            on > 0.65 && on > off + 0.15,
-            "the step forward had {on} of the visits with the term and {off} without"
-        );
+    let cases = [
+        ("hand-shogi", FAR_AHEAD_QUIET, "d2d3", "d2e2", 4.0),
+        ("ko-shogi", KO_FAR_AHEAD_QUIET, "e2e3", "e2f2", 2.0),
+    ];
+    for (variant, text, forward, sideways, weight) in cases {
+        for first in [true, false] {
+            let on = forward_share(variant, text, forward, sideways, weight, first);
+            let off = forward_share(variant, text, forward, sideways, 0.0, first);
+            assert!(
+                on > 0.65 && on > off + 0.15,
+                "{variant}: the step forward had {on} of the visits with the term and {off} \
+                 without"
+            );
+        }
     }
     let mop_up = SearchConfig {
         mop_up: 4.0,
