@@ -182,6 +182,20 @@ mod tests {
         let (sum, commanders) = approach(&start, &values, Color::Black);
         assert_eq!(commanders, 1, "White's general");
         assert!(sum > 0.0, "{sum}");
+        // Black's own general counts nothing, wherever it stands: brought from its first rank
+        // to the middle of the board, the approach stays that of the millenary alone.
+        let with_general_on = |rank: &str, first: &str| {
+            let text = format!(
+                "9(g)9/19/19/19/19/19/19/19/19/{rank}/19/19/19/19/19/19/19/4(MI)14/{first} b -"
+            );
+            Position::from_text(&v, &text).unwrap()
+        };
+        let near = with_general_on("9(G)9", "19");
+        let far = with_general_on("19", "9(G)9");
+        assert_eq!(
+            approach(&near, &values, Color::Black),
+            approach(&far, &values, Color::Black)
+        );
         assert!(v.is_objective_kind(v.kind_by_id("G").unwrap()));
         assert!(v.is_objective_kind(v.kind_by_id("GV").unwrap()));
         let objectives = (0..v.num_kinds())
