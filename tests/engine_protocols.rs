@@ -669,7 +669,7 @@ fn the_first_line_picks_the_protocol() {
 /// even where another move mates at once; without it, it mates.
 #[test]
 fn uci_searchmoves_restricts_the_moves_searched() {
-    let mut e = Engine::start("hand-shogi", "uci", &["--sims", "16"]);
+    let mut e = Engine::start("hand-shogi", "uci-searchmoves", &["--sims", "16"]);
     e.send("uci");
     e.expect_prefix("uciok");
     let mate = "8k/9/9/9/7(SH)1/9/9/9/K8 b G";

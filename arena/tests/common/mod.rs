@@ -13,7 +13,8 @@ pub fn tiny_model(variant: &str) -> Model {
 }
 
 /// A tiny untrained checkpoint of `variant` saved under a temp directory named for the test;
-/// returns its stem.
+/// returns its stem. `name` must be unique among a test file's tests: tests run in parallel,
+/// and two sharing a name would overwrite each other's checkpoint while an engine loads it.
 pub fn tiny_checkpoint(variant: &str, name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("koma-arena-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
