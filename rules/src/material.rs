@@ -365,9 +365,11 @@ impl PieceValues {
     /// when that is more than `floor`; else `None` (also when no legal move takes it). The
     /// caller has found `sq` attacked; the moves of the pieces that attack the square are
     /// generated and tried for legality (a pinned piece, a king stepping into a defended
-    /// square, a side in check), each only when its gain would beat the best so far. Where
-    /// moves act away from their squares (Ko Shogi's rule module, burning pieces), the
-    /// victim's value is the answer, its legality not tested.
+    /// square, a side in check), each only when its gain would beat the best so far. Under
+    /// Ko Shogi's rule module each such move is played and its effect read from the make's
+    /// journal: the answers there often promote or take several pieces, and counting the
+    /// victim alone overrated the captures they answer. Where burning pieces act away from
+    /// their squares, the victim's value is the answer, its legality not tested.
     #[allow(clippy::too_many_arguments)]
     fn best_capture_on(
         &self,
@@ -379,6 +381,9 @@ impl PieceValues {
         complex: &[crate::square::Square],
         buffers: &mut AnswerBuffers,
     ) -> Option<i64> {
+        if pos.variant.ko.is_some() {
+            return self.best_played_capture_on(pos, sq, by, floor, complex, buffers);
+        }
         if pos.variant.acts_away_from_moves() {
             let gain = self.value(pos.board[sq.index()].kind()) as i64 * hand;
             return (gain > floor).then_some(gain);
@@ -409,6 +414,49 @@ impl PieceValues {
                 if gain > best.unwrap_or(floor) && pos.pseudo_legal_is_legal(m) {
                     best = Some(gain);
                 }
+            }
+        }
+        best
+    }
+
+    /// [`PieceValues::best_capture_on`] under a rule module: every move of `by` that takes
+    /// the piece on `sq` is played, and what it gains is read from the squares its make
+    /// journaled (its shots, further victims and promotion included).
+    fn best_played_capture_on(
+        &self,
+        pos: &mut Position,
+        sq: crate::square::Square,
+        by: Color,
+        floor: i64,
+        complex: &[crate::square::Square],
+        buffers: &mut AnswerBuffers,
+    ) -> Option<i64> {
+        let AnswerBuffers { moves, attackers } = buffers;
+        pos.attackers_given(sq, by, Some(complex), attackers);
+        attackers.sort_unstable();
+        attackers.dedup();
+        moves.clear();
+        for &from in attackers.iter() {
+            let p = pos.board[from.index()];
+            pos.generate_captures_on(from, p, sq, moves);
+        }
+        let mut best = None;
+        for &m in moves.iter() {
+            pos.make_move_for_material(m);
+            let gain = match self.journaled_change(pos, by) {
+                Some(change) => change,
+                None => {
+                    // Not journaled (no rule module made it): the whole board, before and after.
+                    let after = self.difference(pos, by);
+                    pos.unmake_move();
+                    let before = self.difference(pos, by);
+                    pos.make_move_for_material(m);
+                    after - before
+                }
+            };
+            pos.unmake_move();
+            if gain > best.unwrap_or(floor) && pos.pseudo_legal_is_legal(m) {
+                best = Some(gain);
             }
         }
         best
