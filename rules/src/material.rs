@@ -174,12 +174,13 @@ impl PieceValues {
 
     /// [`PieceValues::resolved_balance`] at depth 2 without a move generation: the side to
     /// move's captures are taken from `legal` (the position's legal moves, which a search leaf
-    /// has already generated), and the best answer to each is the most valuable of the side's
-    /// own pieces the opponent then attacks (a reverse attack test per piece, most valuable
-    /// first), counted as taken. The answer can differ from the two-ply search only where the
-    /// opponent's best answer is a capture its own king safety forbids, takes two pieces at
-    /// once, or gains by promoting: this estimate then counts the plain capture of the most
-    /// valuable attacked piece.
+    /// has already generated), and the best answer to each is the opponent's best capture of
+    /// one of the side's pieces it then attacks (a reverse attack test per piece, most
+    /// valuable first; the attackers' capturing moves tried for legality and promotion, and
+    /// under Ko Shogi's rule module played). The answer can differ from the two-ply search
+    /// where an answer removes a piece no attack test shows (Ko Shogi's shots and burns,
+    /// burning pieces), or where an answer on a less valuable piece would also take others
+    /// and the cut-offs stop before it.
     pub fn quick_balance(&self, pos: &mut Position, legal: &[Move]) -> f32 {
         self.quick_balance_about(pos, legal, 0.0)
     }
@@ -253,6 +254,7 @@ impl PieceValues {
         exposure.start(pos, them, &s.complex);
         let mut best = stand;
         let more_to_come = s.captures.len() > 1;
+        let multiple = v.ko.is_some();
         for &(gain, exact, m) in &s.captures {
             // Captures come best first: once even this one cannot beat the best, none of the
             // rest can.
@@ -285,7 +287,11 @@ impl PieceValues {
                     } else {
                         (value, sq)
                     };
-                    if value * hand + self.max_promotion_gain <= reply || reply >= enough {
+                    // An answer gains at most its victim and a promotion, except under Ko
+                    // Shogi's rule module, whose answers may take several pieces: there every
+                    // attacked piece is asked until one answer is enough.
+                    let bounded = value * hand + self.max_promotion_gain <= reply && !multiple;
+                    if bounded || reply >= enough {
                         break;
                     }
                     if !exposure.attacked(pos, i, sq, mover) {
@@ -366,10 +372,10 @@ impl PieceValues {
     /// caller has found `sq` attacked; the moves of the pieces that attack the square are
     /// generated and tried for legality (a pinned piece, a king stepping into a defended
     /// square, a side in check), each only when its gain would beat the best so far. Under
-    /// Ko Shogi's rule module each such move is played and its effect read from the make's
-    /// journal: the answers there often promote or take several pieces, and counting the
-    /// victim alone overrated the captures they answer. Where burning pieces act away from
-    /// their squares, the victim's value is the answer, its legality not tested.
+    /// Ko Shogi's rule module the moves are played ([`PieceValues::best_ko_capture_on`]):
+    /// the answers there often promote or take several pieces, and counting the victim
+    /// alone overrated the captures they answer. Where burning pieces act away from their
+    /// squares, the victim's value is the answer, its legality not tested.
     #[allow(clippy::too_many_arguments)]
     fn best_capture_on(
         &self,
@@ -382,7 +388,7 @@ impl PieceValues {
         buffers: &mut AnswerBuffers,
     ) -> Option<i64> {
         if pos.variant.ko.is_some() {
-            return self.best_played_capture_on(pos, sq, by, floor, complex, buffers);
+            return self.best_ko_capture_on(pos, sq, by, floor, complex, buffers);
         }
         if pos.variant.acts_away_from_moves() {
             let gain = self.value(pos.board[sq.index()].kind()) as i64 * hand;
@@ -419,10 +425,15 @@ impl PieceValues {
         best
     }
 
-    /// [`PieceValues::best_capture_on`] under a rule module: every move of `by` that takes
-    /// the piece on `sq` is played, and what it gains is read from the squares its make
-    /// journaled (its shots, further victims and promotion included).
-    fn best_played_capture_on(
+    /// [`PieceValues::best_capture_on`] under Ko Shogi's rule module: the moves of the
+    /// square's attackers that take the piece on `sq`, as the rule module generates them
+    /// (a piece a net holds has none; a pawn's forward capture needs a drum; shots and the
+    /// later legs of double moves count), are each played, and what a move gains is read from
+    /// the squares its make journaled: its promotion and every piece it removes. Ko Shogi has
+    /// no check rule, so every such move is legal. The attackers are those the attack test
+    /// finds, from the pieces' tables: a piece that reaches `sq` only by a shot or a burn is
+    /// not asked.
+    fn best_ko_capture_on(
         &self,
         pos: &mut Position,
         sq: crate::square::Square,
@@ -431,31 +442,38 @@ impl PieceValues {
         complex: &[crate::square::Square],
         buffers: &mut AnswerBuffers,
     ) -> Option<i64> {
+        let v = pos.variant().clone();
+        let ko = v.ko.as_deref()?;
         let AnswerBuffers { moves, attackers } = buffers;
         pos.attackers_given(sq, by, Some(complex), attackers);
         attackers.sort_unstable();
         attackers.dedup();
         moves.clear();
+        if attackers.is_empty() {
+            return None;
+        }
+        let ctx = ko.context(pos, by);
         for &from in attackers.iter() {
-            let p = pos.board[from.index()];
-            pos.generate_captures_on(from, p, sq, moves);
+            let start = moves.len();
+            ko.generate_piece(pos, &ctx, from, pos.board[from.index()], moves);
+            let mut kept = start;
+            for i in start..moves.len() {
+                let m = moves[i];
+                if m.to() == sq || m.kills().contains(&sq) {
+                    moves[kept] = m;
+                    kept += 1;
+                }
+            }
+            moves.truncate(kept);
         }
         let mut best = None;
         for &m in moves.iter() {
             pos.make_move_for_material(m);
-            let gain = match self.journaled_change(pos, by) {
-                Some(change) => change,
-                None => {
-                    // Not journaled (no rule module made it): the whole board, before and after.
-                    let after = self.difference(pos, by);
-                    pos.unmake_move();
-                    let before = self.difference(pos, by);
-                    pos.make_move_for_material(m);
-                    after - before
-                }
-            };
+            // The rule module journals every make, and Ko Shogi has no hands.
+            let gain = self.journaled_change(pos, by);
+            debug_assert!(gain.is_some(), "a Ko Shogi make without a journal");
             pos.unmake_move();
-            if gain > best.unwrap_or(floor) && pos.pseudo_legal_is_legal(m) {
+            if let Some(gain) = gain.filter(|&g| g > best.unwrap_or(floor)) {
                 best = Some(gain);
             }
         }

@@ -55,17 +55,16 @@ fn the_quick_estimate_agrees_with_the_capture_search() {
         );
         // Where they differ, the opponent's best answer takes two pieces, or is a capture the
         // two-ply search allowed and the rules forbid (counters, protected royals): rare, and
-        // a fraction of a piece either way.
-        // Ko Shogi's answers are played (its rule module acts away from a move's squares):
-        // they often promote or take several pieces, and counting the victim alone had put
-        // only 154 of 300 equal and 215 within 0.1.
-        let (equal, near) = (70, 95);
+        // a fraction of a piece either way. In Ko Shogi also an answer that removes a piece
+        // no attack test shows (a shot, a burn). Ko Shogi's answers are played, as its rule
+        // module generates them: they often promote or take several pieces, and counting the
+        // victim alone had put only 154 of 300 equal and 215 within 0.1 (278 and 291 now).
         assert!(
-            same * 100 >= total * equal,
+            same * 100 >= total * 70,
             "{id}: only {same} of {total} equal"
         );
         assert!(
-            close * 100 >= total * near,
+            close * 100 >= total * 95,
             "{id}: only {close} of {total} within 0.1"
         );
     }
