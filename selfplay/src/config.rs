@@ -1,7 +1,9 @@
 //! Self-play settings.
 
 use koma_mcts::SearchConfig;
+use koma_rules::Variant;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// How self-play workers search and record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,11 +43,29 @@ pub struct SelfplayConfig {
     /// many mean piece values is recorded as that side's win, so that value targets do not
     /// teach that being ahead is a draw (see the `adjudication` module); 0 keeps every draw.
     pub material_adjudication: f64,
+    /// In self-play only, a repetition loses for the player who made it (as Chu Shogi's
+    /// published rules read it: see `Position::repetition_maker`), whatever the variant's
+    /// own rule; records keep that result. Where a repetition draws, self-play on the large
+    /// boards drifts into both sides repeating with material level, which a draw score or
+    /// adjudication did not stop (docs/experiments.md); this removes the draw as a refuge.
+    /// Play outside self-play (arena, engine, browser) keeps the variant's rule.
+    pub repetition_loses: bool,
     /// Search settings.
     pub search: SearchConfig,
 }
 
 impl SelfplayConfig {
+    /// The variant self-play games are played under: `variant` itself, or a copy whose
+    /// repetitions lose for their maker where [`SelfplayConfig::repetition_loses`] asks it.
+    pub fn played_variant(&self, variant: &Arc<Variant>) -> Arc<Variant> {
+        if !self.repetition_loses || variant.rules.repetition_loses {
+            return variant.clone();
+        }
+        let mut v = Variant::clone(variant);
+        v.rules.repetition_loses = true;
+        Arc::new(v)
+    }
+
     /// How many evaluator threads to start: `evaluators`, at least one.
     pub fn evaluator_threads(&self) -> usize {
         self.evaluators.max(1)
@@ -70,10 +90,56 @@ impl Default for SelfplayConfig {
             evaluators: 1,
             policy_min: 0.002,
             material_adjudication: 0.0,
+            repetition_loses: false,
             search: SearchConfig {
                 gumbel: true,
                 ..SearchConfig::default()
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koma_rules::{load_variant, Color, DrawReason, Outcome, Position, WinReason};
+
+    /// Steps a gold of each side out and back three times from the start: the start position
+    /// then stands for the fourth time, brought back by White's last move.
+    fn repeated(variant: &Arc<Variant>) -> Position {
+        let mut pos = Position::start(variant);
+        for _ in 0..3 {
+            for m in ["c1b1", "c9b9", "b1c1", "b9c9"] {
+                let mv = pos.parse_move(m).expect(m);
+                pos.make_move(mv);
+            }
+        }
+        pos
+    }
+
+    #[test]
+    fn a_repetition_loses_for_its_maker_only_where_asked() {
+        let hand = load_variant("hand-shogi").unwrap();
+        assert!(!hand.rules.repetition_loses);
+        let plain = SelfplayConfig::default();
+        assert!(Arc::ptr_eq(&plain.played_variant(&hand), &hand));
+        // The variant's own rule: a draw.
+        let mut pos = repeated(&plain.played_variant(&hand));
+        assert_eq!(pos.outcome(), Some(Outcome::Draw(DrawReason::Repetition)));
+        let strict = SelfplayConfig {
+            repetition_loses: true,
+            ..SelfplayConfig::default()
+        };
+        let played = strict.played_variant(&hand);
+        assert_eq!(played.id, hand.id);
+        assert!(played.rules.repetition_loses);
+        let mut pos = repeated(&played);
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome::Win {
+                winner: Color::Black,
+                reason: WinReason::RepetitionMade,
+            })
+        );
     }
 }

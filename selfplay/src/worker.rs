@@ -69,6 +69,8 @@ struct SelfplayHost<'a> {
     done: u64,
     /// Material units for adjudicating draws (made once).
     scale: MaterialScale,
+    /// The variant the games are played under ([`SelfplayConfig::played_variant`]).
+    played: Arc<Variant>,
 }
 
 impl Worker {
@@ -111,6 +113,7 @@ impl Worker {
             rng: StdRng::seed_from_u64(self.seed),
             done: 0,
             scale: MaterialScale::new(&self.variant),
+            played: self.cfg.played_variant(&self.variant),
         };
         play_games(
             &mut host,
@@ -151,7 +154,7 @@ impl Host for SelfplayHost<'_> {
                 searches: Vec::new(),
                 full: false,
             },
-            position: Position::start(&self.worker.variant),
+            position: Position::start(&self.played),
             // One tree for both sides: each search starts from the subtree the last one built.
             trees: vec![TreeSpec {
                 config: cfg.search.clone(),
