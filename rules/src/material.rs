@@ -456,15 +456,7 @@ impl PieceValues {
         for &from in attackers.iter() {
             let start = moves.len();
             ko.generate_piece(pos, &ctx, from, pos.board[from.index()], moves);
-            let mut kept = start;
-            for i in start..moves.len() {
-                let m = moves[i];
-                if m.to() == sq || m.kills().contains(&sq) {
-                    moves[kept] = m;
-                    kept += 1;
-                }
-            }
-            moves.truncate(kept);
+            crate::movegen::keep_taking(moves, start, sq);
         }
         let mut best = None;
         for &m in moves.iter() {

@@ -84,15 +84,7 @@ impl Position {
         if self.variant.ko.is_some() {
             let start = out.len();
             self.generate_kind_from(from, p, out);
-            let mut kept = start;
-            for i in start..out.len() {
-                let m = out[i];
-                if m.to() == target || m.kills().contains(&target) {
-                    out[kept] = m;
-                    kept += 1;
-                }
-            }
-            out.truncate(kept);
+            keep_taking(out, start, target);
             return;
         }
         let q = self.board[target.index()];
@@ -342,6 +334,20 @@ impl Position {
             .filter(|sq| self.board[sq.index()] == p)
             .fold(0u32, |acc, &sq| acc | 1 << g.file_of(sq))
     }
+}
+
+/// Keeps, of the moves in `out` from `start` on, those that take the piece on `target` (as
+/// their destination or on the way), in order.
+pub(crate) fn keep_taking(out: &mut Vec<Move>, start: usize, target: Square) {
+    let mut kept = start;
+    for i in start..out.len() {
+        let m = out[i];
+        if m.to() == target || m.kills().contains(&target) {
+            out[kept] = m;
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
 }
 
 #[cfg(test)]
