@@ -81,12 +81,6 @@ impl Position {
         out: &mut Vec<Move>,
     ) {
         let table = &self.variant.piece(p.kind()).moves[p.color().index()];
-        if self.variant.ko.is_some() {
-            let start = out.len();
-            self.generate_kind_from(from, p, out);
-            keep_taking(out, start, target);
-            return;
-        }
         let q = self.board[target.index()];
         if !q.is_piece() || q.color() == p.color() {
             return;
