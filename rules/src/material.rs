@@ -279,6 +279,9 @@ impl PieceValues {
                 // The answer that would make this capture no better than the best so far.
                 let enough = after - best;
                 exposure.played(pos, &m);
+                // Ko Shogi's generation context belongs to this position: built for its first
+                // answer, kept for the rest.
+                s.answers.ko_context = None;
                 let mut reply = 0i64;
                 for (i, &(value, sq)) in s.ours.iter().enumerate() {
                     let mover = Some(sq) == moved;
@@ -395,7 +398,9 @@ impl PieceValues {
             return (gain > floor).then_some(gain);
         }
         let v = pos.variant().clone();
-        let AnswerBuffers { moves, attackers } = buffers;
+        let AnswerBuffers {
+            moves, attackers, ..
+        } = buffers;
         let mut best = None;
         pos.attackers_given(sq, by, Some(complex), attackers);
         attackers.sort_unstable();
@@ -444,7 +449,11 @@ impl PieceValues {
     ) -> Option<i64> {
         let v = pos.variant().clone();
         let ko = v.ko.as_deref()?;
-        let AnswerBuffers { moves, attackers } = buffers;
+        let AnswerBuffers {
+            moves,
+            attackers,
+            ko_context,
+        } = buffers;
         pos.attackers_given(sq, by, Some(complex), attackers);
         attackers.sort_unstable();
         attackers.dedup();
@@ -452,10 +461,10 @@ impl PieceValues {
         if attackers.is_empty() {
             return None;
         }
-        let ctx = ko.context(pos, by);
+        let ctx = ko_context.get_or_insert_with(|| ko.context(pos, by));
         for &from in attackers.iter() {
             let start = moves.len();
-            ko.generate_piece(pos, &ctx, from, pos.board[from.index()], moves);
+            ko.generate_piece(pos, ctx, from, pos.board[from.index()], moves);
             crate::movegen::keep_taking(moves, start, sq);
         }
         let mut best = None;
@@ -606,6 +615,11 @@ struct QuickScratch {
 struct AnswerBuffers {
     moves: Vec<Move>,
     attackers: Vec<crate::square::Square>,
+    /// Ko Shogi's generation context for the answering side in the position being answered
+    /// (which nets hold which pieces, where the enemy fogs stand, whether a drum stands):
+    /// the same for every attacked piece asked after one capture, so the caller clears it
+    /// once per capture and the first answer builds it. Building it walks the board.
+    ko_context: Option<crate::ko_shogi::Context>,
 }
 
 thread_local! {

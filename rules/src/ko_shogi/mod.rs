@@ -36,6 +36,7 @@ mod shooting;
 mod tables;
 mod threats;
 
+pub(crate) use moves::Context;
 pub use tables::KoShogi;
 pub(crate) use tables::{Role, Shooter};
 
