@@ -616,7 +616,8 @@ struct AnswerBuffers {
     moves: Vec<Move>,
     attackers: Vec<crate::square::Square>,
     /// Ko Shogi's generation context for the answering side in the position being answered
-    /// (which nets hold which pieces, where the enemy fogs stand, whether a drum stands):
+    /// (which of its pieces the enemy nets hold, where the enemy fogs stand, whether it has a
+    /// drum):
     /// the same for every attacked piece asked after one capture, so the caller clears it
     /// once per capture and the first answer builds it. Building it walks the board.
     ko_context: Option<crate::ko_shogi::Context>,
