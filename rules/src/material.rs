@@ -463,10 +463,9 @@ impl PieceValues {
         }
         let ctx = ko_context.get_or_insert_with(|| ko.context(pos, by));
         for &from in attackers.iter() {
-            let start = moves.len();
             ko.generate_piece(pos, ctx, from, pos.board[from.index()], moves);
-            crate::movegen::keep_taking(moves, start, sq);
         }
+        moves.retain(|m| m.to() == sq || m.kills().contains(&sq));
         let mut best = None;
         for &m in moves.iter() {
             pos.make_move_for_material(m);
@@ -617,9 +616,8 @@ struct AnswerBuffers {
     attackers: Vec<crate::square::Square>,
     /// Ko Shogi's generation context for the answering side in the position being answered
     /// (which of its pieces the enemy nets hold, where the enemy fogs stand, whether it has a
-    /// drum):
-    /// the same for every attacked piece asked after one capture, so the caller clears it
-    /// once per capture and the first answer builds it. Building it walks the board.
+    /// drum): the same for every attacked piece asked after one capture, so the caller clears
+    /// it once per capture and the first answer builds it. Building it walks the board.
     ko_context: Option<crate::ko_shogi::Context>,
 }
 

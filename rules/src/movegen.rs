@@ -330,20 +330,6 @@ impl Position {
     }
 }
 
-/// Keeps, of the moves in `out` from `start` on, those that take the piece on `target` (as
-/// their destination or on the way), in order.
-pub(crate) fn keep_taking(out: &mut Vec<Move>, start: usize, target: Square) {
-    let mut kept = start;
-    for i in start..out.len() {
-        let m = out[i];
-        if m.to() == target || m.kills().contains(&target) {
-            out[kept] = m;
-            kept += 1;
-        }
-    }
-    out.truncate(kept);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
