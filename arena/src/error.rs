@@ -54,4 +54,10 @@ pub enum ArenaError {
     /// A finished game could not be kept in the record file.
     #[error("record file: {0}")]
     Record(String),
+    /// The run's store or local spool failed (teacher games).
+    #[error("teacher games: {0}")]
+    Store(#[from] koma_store::StoreError),
+    /// The teacher could not go on (a move it cannot name, no move where the rules give one).
+    #[error("teacher games: {0}")]
+    Teacher(String),
 }

@@ -15,7 +15,9 @@
 //! - [`hand_match`]: matches as Hand Shogi's rules define them (two hands in a row);
 //! - [`report`] and [`elo`]: what a match says about the two players;
 //! - [`record_file`]: a match's games as a file, kept as each ends and read back to resume;
-//! - [`ladder`]: every published model of a run rated on one Elo scale.
+//! - [`ladder`]: every published model of a run rated on one Elo scale;
+//! - [`teacher`]: the classical baseline's games written to a run's store as training
+//!   targets, a supervised start for a network.
 
 pub mod alphabeta;
 pub mod baseline;
@@ -35,6 +37,7 @@ pub mod progress;
 pub mod record_file;
 pub mod report;
 pub mod run;
+pub mod teacher;
 
 pub use config::{GamePlan, MatchConfig};
 pub use elo::{elo_from_score, EloEstimate};

@@ -27,6 +27,10 @@ pub fn sub_seed(seed: u64, stream: u64, index: u64) -> u64 {
 /// Stream of [`sub_seed`] for openings.
 pub const OPENING_STREAM: u64 = 1;
 
+/// Stream of [`sub_seed`] that seeds the teacher's openings (`crate::teacher`), apart from the
+/// arena's under the same seed (streams 2 to 4 are the arena's own).
+pub const TEACHER_STREAM: u64 = 5;
+
 /// `moves` played from `start`: the position they reach and each move's text in the variant's
 /// notation. The arena's host starts its games from it, and a resumed match checks a kept
 /// game's recorded opening against its texts, so the two read an opening the same way.

@@ -230,6 +230,11 @@ impl Spool {
         Ok(path)
     }
 
+    /// The sequence number of the open journal (the chunk it will be sealed into).
+    pub fn sequence(&self) -> u64 {
+        self.seq
+    }
+
     /// Games in the open journal.
     pub fn len(&self) -> usize {
         self.games.len()

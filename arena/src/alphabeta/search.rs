@@ -61,6 +61,20 @@ pub struct SearchOutcome {
     pub mate: bool,
 }
 
+impl SearchOutcome {
+    /// Whether the score is a proven result: `Some(true)` a win for the side to move,
+    /// `Some(false)` a loss, `None` a material score.
+    pub fn decided(&self) -> Option<bool> {
+        if self.score >= MATE_BOUND {
+            Some(true)
+        } else if self.score <= -MATE_BOUND {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
 /// The classical searcher: one per player, its table kept between moves.
 #[derive(Debug)]
 pub struct AlphaBeta {
