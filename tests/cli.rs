@@ -3,6 +3,8 @@
 #[path = "../arena/tests/common/mod.rs"]
 mod common;
 mod koma_cli;
+#[path = "common/mod.rs"]
+mod loop_common;
 
 use koma_cli::koma;
 
@@ -654,5 +656,83 @@ fn games_summarises_a_stores_self_play_games() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["all"]["games"], 4);
     assert_eq!(v["unreadable"].as_array().unwrap().len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `koma teach` writes the classical baseline's games to a run's store as training records,
+/// `koma games` reads them like self-play's, and `koma trainer` trains a model on them alone
+/// (the supervised start); bad settings are named before anything runs.
+#[test]
+fn teach_writes_teacher_games_that_the_trainer_learns_from() {
+    let dir = std::env::temp_dir().join(format!("koma-cli-teach-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    for (args, want) in [
+        (vec!["--teacher", "greedy"], "only alphabeta"),
+        (vec!["--teacher", "alphabeta:depth=0"], "not from 1 to 64"),
+        (vec!["--games", "0"], "--games 0"),
+        (vec!["--minutes=-1"], "--minutes -1"),
+        (vec!["--opening-plies", "0"], "opening plies"),
+        (vec!["--value-scale", "0"], "value scale"),
+        (
+            vec!["--teacher", "alphabeta:depth=1:contempt=1"],
+            "contempt",
+        ),
+    ] {
+        let mut all = vec!["teach", "--run-dir", d];
+        if !args.contains(&"--games") {
+            all.extend(["--games", "1"]);
+        }
+        all.extend(args.iter().copied());
+        let (ok, _, err) = koma(&all);
+        assert!(!ok, "{args:?} succeeded");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let (ok, out, err) = koma(&[
+        "teach",
+        "--run-dir",
+        d,
+        "--games",
+        "4",
+        "--threads",
+        "2",
+        "--teacher",
+        "alphabeta:depth=1",
+        "--opening-plies",
+        "4",
+        "--max-plies",
+        "40",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("4 games"), "{out}");
+    assert!(out.contains("koma trainer"), "{out}");
+    let (ok, out, err) = koma(&["games", "--run-dir", d]);
+    assert!(ok, "{err}");
+    let all = out
+        .lines()
+        .find(|l| l.starts_with("all"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(all.split_whitespace().nth(1), Some("4"), "{out}");
+    // The tests' tiny network and trainer; the trainer ignores its self-play settings.
+    std::fs::write(
+        dir.join("tiny.toml"),
+        loop_common::tiny_config_text("hand-shogi"),
+    )
+    .unwrap();
+    let tiny = dir.join("tiny.toml");
+    let (ok, _, err) = koma(&[
+        "trainer",
+        "--run-dir",
+        d,
+        "--config",
+        tiny.to_str().unwrap(),
+        "--steps",
+        "6",
+    ]);
+    assert!(ok, "{err}");
+    let latest = std::fs::read_to_string(dir.join("store/models/LATEST")).unwrap();
+    let latest: serde_json::Value = serde_json::from_str(&latest).unwrap();
+    assert_eq!(latest["step"], 6, "{latest}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -17,6 +17,7 @@ mod position_args;
 mod signals;
 mod status;
 mod store_args;
+mod teach;
 mod train;
 
 use clap::{Parser, Subcommand};
@@ -45,6 +46,9 @@ pub enum Command {
     Selfplay(train::LoopArgs),
     /// The trainer only, on a run's store (local or S3).
     Trainer(train::LoopArgs),
+    /// The classical baseline's games as training targets in a run's store: a supervised
+    /// start (`koma teach`, then `koma trainer --steps N`, then `koma train`).
+    Teach(teach::TeachArgs),
     /// A run's store at a glance: workers and their rates, newest model, trainer progress.
     Status(status::StatusArgs),
     /// A run's self-play games per stretch of training: lengths, results, how they ended.
@@ -98,6 +102,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::NewModel(a) => new_model::run(a),
         Command::Selfplay(a) => train::selfplay(a),
         Command::Trainer(a) => train::trainer(a),
+        Command::Teach(a) => teach::run(a),
         Command::Status(a) => status::run(a),
         Command::Games(a) => games::run(a),
         Command::LiftCheck(a) => lift_check::run(a),

@@ -7,8 +7,6 @@ use koma_rules::load_variant;
 use koma_trainer::session::{self, RunOptions};
 use koma_trainer::RunConfig;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 /// Options shared by the three loop commands.
 #[derive(Debug, Args)]
@@ -102,15 +100,7 @@ fn options(a: &LoopArgs, default_worker: &str) -> anyhow::Result<RunOptions> {
         .unwrap_or_else(|| PathBuf::from("runs").join(&variant.id));
     std::fs::create_dir_all(&run_dir).with_context(|| run_dir.display().to_string())?;
     let store = a.store.url(&run_dir)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let s = stop.clone();
-    ctrlc::set_handler(move || {
-        if s.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-        eprintln!("stopping after the current step (Ctrl-C again to quit at once)");
-    })
-    .context("installing the Ctrl-C handler")?;
+    let stop = super::signals::stop_flag_on_signal("the current step")?;
     Ok(RunOptions {
         run_dir,
         config,

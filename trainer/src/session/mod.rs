@@ -175,6 +175,7 @@ pub fn trainer(opts: &RunOptions) -> anyhow::Result<()> {
     write_status(&trainer, &mut step_rate);
     let mut last_report = Instant::now();
     let mut last_ingest = Instant::now() - Duration::from_secs(60);
+    let mut waiting = false;
     loop {
         if opts.stop.load(Ordering::Relaxed) || span.is_over(trainer.state.step) {
             break;
@@ -185,7 +186,21 @@ pub fn trainer(opts: &RunOptions) -> anyhow::Result<()> {
         }
         if trainer.can_train() {
             trainer.train_step()?;
+            waiting = false;
         } else {
+            if !waiting {
+                // Said once per wait: with no self-play writing to the store (a supervised
+                // start on teacher games), the wait lasts until stopped.
+                tracing::info!(
+                    step = trainer.state.step,
+                    positions = trainer.state.positions_ingested,
+                    window = trainer.window_len(),
+                    "the trainer waits for new games (it has trained target_ratio = {} times the \
+                     positions taken in, or holds fewer than min_positions)",
+                    opts.config.trainer.target_ratio
+                );
+                waiting = true;
+            }
             std::thread::sleep(Duration::from_millis(200));
         }
         if last_report.elapsed() >= Duration::from_secs(15) {
