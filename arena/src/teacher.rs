@@ -10,7 +10,7 @@
 //! that side's win, as self-play records it ([`koma_selfplay::recorded_result`]).
 //!
 //! The records are the same [`koma_store::GameRecord`]s self-play writes, journalled in a
-//! spool under the worker id `teacher-N` and sent to the store chunk by chunk, so the trainer
+//! spool under the worker id `<prefix>-<thread>` and sent to the store chunk by chunk, so the trainer
 //! takes them in like any worker's games: `koma teach`, then `koma trainer --steps N` for a
 //! supervised start, then `koma train`, which continues from that model.
 
@@ -45,7 +45,8 @@ pub struct TeachConfig {
     pub opening_plies: u32,
     /// Length cap of a game in plies (`None`: the variant's own limit).
     pub max_plies: Option<u32>,
-    /// Mean piece values at which a score's value target is `tanh(1)` (about 0.76).
+    /// Mean piece values at which a score's root value is `tanh(1)` (about 0.76); the trainer
+    /// blends the root value with the game's result (`value_target_q`).
     pub value_scale: f64,
     /// Material adjudication of draws, in mean piece values (0: off).
     pub adjudicate: f64,
@@ -75,11 +76,12 @@ impl TeachConfig {
                     .into(),
             });
         }
-        if !valid_worker_id(&format!("{}-0", self.worker_prefix)) {
+        if !valid_worker_id(&format!("{}-63", self.worker_prefix)) {
             return Err(ArenaError::Setting {
                 setting: "worker id",
                 reason: format!(
-                    "'{}': use letters, digits, '-', '_' or '.' (up to 60)",
+                    "'{}': use letters, digits, '-', '_' or '.' (the ids `<prefix>-<thread>` \
+                     up to 64 characters)",
                     self.worker_prefix
                 ),
             });
@@ -126,7 +128,7 @@ pub struct TeachStats {
     pub white_wins: AtomicU64,
     /// Games recorded as draws.
     pub draws: AtomicU64,
-    /// Chunks in the store.
+    /// Chunks sent to the store.
     pub chunks: AtomicU64,
 }
 
@@ -157,7 +159,7 @@ impl TeachLimits {
     }
 }
 
-/// The value target of a teacher's score.
+/// The root value of a teacher's score, for the side to move.
 pub fn score_value(outcome: &SearchOutcome, mean_piece: f64, value_scale: f64) -> f32 {
     match outcome.decided() {
         Some(true) => 1.0,
@@ -170,6 +172,8 @@ pub fn score_value(outcome: &SearchOutcome, mean_piece: f64, value_scale: f64) -
 struct TeachGame {
     moves: Vec<u16>,
     searches: Vec<Option<SearchRecord>>,
+    /// The teacher failed in this game (the error is the host's): not kept.
+    failed: bool,
 }
 
 /// The teacher as the game driver's host, one per thread.
@@ -194,16 +198,17 @@ struct TeachHost<'a> {
 impl TeachHost<'_> {
     fn seal_and_send(&mut self) -> Result<(), ArenaError> {
         if let Some(path) = self.spool.seal()? {
-            send(self.store, &self.worker, path, &self.limits.stop)?;
-            self.stats.chunks.fetch_add(1, Ordering::Relaxed);
+            if send(self.store, &self.worker, path, &self.limits.stop)? {
+                self.stats.chunks.fetch_add(1, Ordering::Relaxed);
+            }
         }
         Ok(())
     }
 }
 
-/// Sends a sealed chunk, waiting out an unreachable store (until `stop`: the chunk then
-/// stays in the spool for the next start).
-fn send(store: &Store, worker: &str, path: PathBuf, stop: &AtomicBool) -> Result<(), ArenaError> {
+/// Sends a sealed chunk, waiting out an unreachable store; false if `stop` came first (the
+/// chunk then stays in the spool, and the next start sends it).
+fn send(store: &Store, worker: &str, path: PathBuf, stop: &AtomicBool) -> Result<bool, ArenaError> {
     let u = Upload {
         worker: worker.to_owned(),
         path,
@@ -215,8 +220,13 @@ fn send(store: &Store, worker: &str, path: PathBuf, stop: &AtomicBool) -> Result
         other => other.map(Ok),
     });
     match sent {
-        Some(r) => r.map(|_| ()).map_err(ArenaError::from),
-        None => Ok(()),
+        Some(r) => r.map(|_| true).map_err(ArenaError::from),
+        None => {
+            tracing::warn!(
+                "{what}: stopped first; the chunk stays in the spool for the next start"
+            );
+            Ok(false)
+        }
     }
 }
 
@@ -248,6 +258,7 @@ impl Host for TeachHost<'_> {
         let mut game = TeachGame {
             moves: Vec::new(),
             searches: Vec::new(),
+            failed: false,
         };
         for m in line {
             let index = self.index_of(&mut pos, &m)?;
@@ -273,6 +284,7 @@ impl Host for TeachHost<'_> {
                 "the teacher found no move in an open position: {}",
                 pos.to_text()
             )));
+            game.failed = true;
             return Turn::Forfeit;
         };
         self.stats.moves.fetch_add(1, Ordering::Relaxed);
@@ -286,6 +298,7 @@ impl Host for TeachHost<'_> {
             "teacher move"
         );
         let Some(index) = self.index_of(pos, &found.best) else {
+            game.failed = true;
             return Turn::Forfeit;
         };
         game.moves.push(index);
@@ -309,7 +322,7 @@ impl Host for TeachHost<'_> {
         pos: &Position,
         outcome: Outcome,
     ) -> Result<(), ArenaError> {
-        if self.error.is_some() {
+        if game.failed {
             // A game cut short by a failure is not a teacher's game.
             return Ok(());
         }
@@ -373,9 +386,10 @@ fn next_sequence(store: &Store, worker: &str) -> Result<u64, StoreError> {
         .map_or(0, |m| m + 1))
 }
 
-/// Plays teacher games on thread `thread` (worker id `teacher-<thread>`, spool under
-/// `spool_root`) until `limits` end it, sending every finished game to `store`. A game cut off
-/// by a stop is not kept; every finished one is in the store when this returns `Ok`.
+/// Plays teacher games on thread `thread` (worker id `<prefix>-<thread>`, spool under
+/// `spool_root`) until `limits` end it, sending every finished game to `store`. No game is
+/// left unfinished; a chunk that a stop kept from the store stays in the spool, and the next
+/// start sends it.
 pub fn teach(
     cfg: &TeachConfig,
     thread: usize,
@@ -391,18 +405,21 @@ pub fn teach(
         retry(&what, &limits.stop, || next_sequence(store, &worker))
     })?
     else {
-        return Err(ArenaError::Teacher(format!(
-            "{worker}: stopped while reading its chunk numbers from the store"
-        )));
+        // Stopped while the store did not answer: nothing was played.
+        return Ok(());
     };
     for path in waiting {
-        send(store, &worker, path, &limits.stop)?;
+        if send(store, &worker, path, &limits.stop)? {
+            stats.chunks.fetch_add(1, Ordering::Relaxed);
+        }
     }
     // Games a cut-off start left in the journal are sealed and sent first, so that this
     // start's journal is new and its number names its openings: openings differ between
     // threads and between starts of the same run directory (up to 2^20 chunks a thread).
     if let Some(path) = spool.seal()? {
-        send(store, &worker, path, &limits.stop)?;
+        if send(store, &worker, path, &limits.stop)? {
+            stats.chunks.fetch_add(1, Ordering::Relaxed);
+        }
     }
     let first_opening = ((thread as u64) << 40) + (spool.sequence() << 20);
     let values = PieceValues::new(&cfg.variant);

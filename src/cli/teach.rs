@@ -23,7 +23,7 @@ pub struct TeachArgs {
     pub run_dir: Option<PathBuf>,
     #[command(flatten)]
     pub store: StoreArgs,
-    /// The teacher: `alphabeta:depth=N[:millis=T][:contempt=C]`.
+    /// The teacher: `alphabeta:depth=N[:millis=T]` (no contempt: it would bias the values).
     #[arg(long, default_value = "alphabeta:depth=2")]
     pub teacher: String,
     /// Stop after this many games (over all threads).
@@ -41,7 +41,8 @@ pub struct TeachArgs {
     /// Cap on a game's length in plies (default: the variant's own limit).
     #[arg(long)]
     pub max_plies: Option<u32>,
-    /// Mean piece values of lead at which a position's value target is tanh(1), about 0.76.
+    /// Mean piece values of lead at which a position's root value is tanh(1), about 0.76 (the
+    /// trainer blends it with the game's result).
     #[arg(long, default_value_t = 2.0)]
     pub value_scale: f64,
     /// Record a draw with one side this many mean piece values ahead as its win (0: off).
@@ -51,7 +52,8 @@ pub struct TeachArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Name of this process's teacher threads in the store (`ID-0`, `ID-1`, ...), unique per
-    /// process writing to one store.
+    /// process writing to one store; give such processes different `--seed`s too, or they
+    /// play the same games.
     #[arg(long, default_value = "teacher")]
     pub worker_id: String,
 }
@@ -150,12 +152,13 @@ pub fn run(a: TeachArgs) -> anyhow::Result<()> {
         let t = &preset.trainer;
         let positions = stats.positions.load(Ordering::Relaxed) as f64;
         println!(
-            "with the CPU preset's trainer (batch {}, target_ratio {}, window {}), `koma trainer` \
-             trains at most {:.0} steps on these positions before it waits for new games",
+            "with the CPU preset's trainer (batch {}, target_ratio {}, window {}), a fresh run's \
+             `koma trainer` trains at most {:.0} steps on these positions before it waits for new \
+             games (give it a window that holds them all)",
             t.batch_size,
             t.target_ratio,
             t.window_positions,
-            t.target_ratio * positions / t.batch_size.max(1) as f64
+            (t.target_ratio * positions / t.batch_size.max(1) as f64).ceil()
         );
     }
     Ok(())

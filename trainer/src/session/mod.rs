@@ -175,7 +175,8 @@ pub fn trainer(opts: &RunOptions) -> anyhow::Result<()> {
     write_status(&trainer, &mut step_rate);
     let mut last_report = Instant::now();
     let mut last_ingest = Instant::now() - Duration::from_secs(60);
-    let mut waiting = false;
+    // When the trainer began to wait for data, and whether it said so.
+    let mut waiting: Option<(Instant, bool)> = None;
     loop {
         if opts.stop.load(Ordering::Relaxed) || span.is_over(trainer.state.step) {
             break;
@@ -186,20 +187,21 @@ pub fn trainer(opts: &RunOptions) -> anyhow::Result<()> {
         }
         if trainer.can_train() {
             trainer.train_step()?;
-            waiting = false;
+            waiting = None;
         } else {
-            if !waiting {
-                // Said once per wait: with no self-play writing to the store (a supervised
-                // start on teacher games), the wait lasts until stopped.
+            // Said once a wait has lasted 30 s: with no self-play writing to the store (a
+            // supervised start on teacher games) it lasts until stopped.
+            let since = *waiting.get_or_insert((Instant::now(), false));
+            if !since.1 && since.0.elapsed() >= Duration::from_secs(30) {
                 tracing::info!(
                     step = trainer.state.step,
                     positions = trainer.state.positions_ingested,
                     window = trainer.window_len(),
-                    "the trainer waits for new games (it has trained target_ratio = {} times the \
-                     positions taken in, or holds fewer than min_positions)",
+                    "the trainer has waited 30 s for new games (it has trained target_ratio = {} \
+                     times the positions taken in, or holds fewer than min_positions)",
                     opts.config.trainer.target_ratio
                 );
-                waiting = true;
+                waiting = Some((since.0, true));
             }
             std::thread::sleep(Duration::from_millis(200));
         }
