@@ -23,8 +23,8 @@ use koma_rules::{Move, Outcome, PieceValues, Position, Variant};
 use koma_selfplay::recorded_result;
 use koma_store::backoff::retry;
 use koma_store::{
-    sorted_legal, upload, valid_worker_id, ChunkName, GameRecord, GameResult, MaterialScale,
-    SearchRecord, Spool, Store, StoreError, Upload,
+    sorted_legal, upload, valid_worker_id, GameRecord, GameResult, MaterialScale, SearchRecord,
+    Spool, Store, StoreError, Upload,
 };
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -375,17 +375,6 @@ impl TeachHost<'_> {
     }
 }
 
-/// The next free chunk number of `worker` in the store.
-fn next_sequence(store: &Store, worker: &str) -> Result<u64, StoreError> {
-    Ok(store
-        .list(&format!("games/{worker}/"))?
-        .iter()
-        .filter_map(|k| ChunkName::parse_key(k))
-        .map(|c| c.seq)
-        .max()
-        .map_or(0, |m| m + 1))
-}
-
 /// Plays teacher games on thread `thread` (worker id `<prefix>-<thread>`, spool under
 /// `spool_root`) until `limits` end it, sending every finished game to `store`. No game is
 /// left unfinished; a chunk that a stop kept from the store stays in the spool, and the next
@@ -402,7 +391,9 @@ pub fn teach(
     let worker = format!("{}-{thread}", cfg.worker_prefix);
     let what = format!("{worker}: reading its chunk numbers");
     let Some((mut spool, waiting)) = Spool::open(spool_root, &worker, || {
-        retry(&what, &limits.stop, || next_sequence(store, &worker))
+        retry(&what, &limits.stop, || {
+            Spool::next_sequence_in(store, &worker)
+        })
     })?
     else {
         // Stopped while the store did not answer: nothing was played.

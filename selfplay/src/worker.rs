@@ -18,8 +18,8 @@ use koma_model::Client;
 use koma_rules::{Move, Outcome, Position, Variant, WinReason};
 use koma_store::backoff;
 use koma_store::{
-    sorted_legal, ChunkName, GameRecord, GameResult, MaterialScale, SearchRecord, Spool, Store,
-    StoreError, Upload,
+    sorted_legal, GameRecord, GameResult, MaterialScale, SearchRecord, Spool, Store, StoreError,
+    Upload,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -74,19 +74,6 @@ struct SelfplayHost<'a> {
 }
 
 impl Worker {
-    /// The next free chunk sequence number of this worker id in the store.
-    fn next_sequence(&self) -> Result<u64, StoreError> {
-        let prefix = format!("games/{}/", self.id);
-        Ok(self
-            .store
-            .list(&prefix)?
-            .iter()
-            .filter_map(|k| ChunkName::parse_key(k))
-            .map(|c| c.seq)
-            .max()
-            .map_or(0, |m| m + 1))
-    }
-
     fn send(&self, path: PathBuf) {
         // The uploader outlives the workers; if it is gone, the chunk waits in the spool.
         let _ = self.uploads.send(Upload {
@@ -99,7 +86,9 @@ impl Worker {
     pub fn run(self) -> Result<(), StoreError> {
         let what = format!("worker {}: reading its chunk numbers", self.id);
         let opened = Spool::open(&self.spool, &self.id, || {
-            backoff::retry(&what, &self.stop, || self.next_sequence())
+            backoff::retry(&what, &self.stop, || {
+                Spool::next_sequence_in(&self.store, &self.id)
+            })
         })?;
         let Some((spool, waiting)) = opened else {
             return Ok(());

@@ -9,6 +9,7 @@
 //! as their store keys end). Sealing writes the chunk, then the next journal, then removes the
 //! old journal; a journal whose chunk exists was sealed already and is dropped on recovery.
 
+use crate::backend::Store;
 use crate::chunk;
 use crate::chunk_name::ChunkName;
 use crate::error::StoreError;
@@ -118,6 +119,18 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
 }
 
 impl Spool {
+    /// The next free chunk number of `worker` in `store`: where a new spool's numbering
+    /// starts, so that it never overwrites a chunk an earlier run of the same id sent.
+    pub fn next_sequence_in(store: &Store, worker: &str) -> Result<u64, StoreError> {
+        Ok(store
+            .list(&format!("games/{worker}/"))?
+            .iter()
+            .filter_map(|k| ChunkName::parse_key(k))
+            .map(|c| c.seq)
+            .max()
+            .map_or(0, |m| m + 1))
+    }
+
     /// Opens `worker`'s spool under `root`, recovering what a previous run left. Returns the
     /// spool and its sealed chunks waiting for upload, oldest first. `first_seq` gives the
     /// first sequence number when the spool is new (the store may already hold chunks of this
