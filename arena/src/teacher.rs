@@ -53,7 +53,8 @@ pub struct TeachConfig {
     /// Seed of the openings (a stream of its own: the arena's openings under the same seed
     /// are not the teacher's, so a network is not taught the very lines it is graded on).
     pub seed: u64,
-    /// Worker ids are `<prefix>-<thread>`: unique per process writing to one store.
+    /// Worker ids are `<prefix>-<thread>`: unique per process writing to one store. The
+    /// openings depend on it as well as on the seed.
     pub worker_prefix: String,
 }
 
@@ -111,6 +112,14 @@ impl TeachConfig {
         }
         Ok(())
     }
+}
+
+/// A stable hash of a worker prefix (FNV-1a), so that processes teaching into one store under
+/// different `--worker-id`s play different openings even with the same seed.
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xCBF2_9CE4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01B3)
+    })
 }
 
 /// Counters shared by the teacher's threads.
@@ -246,7 +255,11 @@ impl Host for TeachHost<'_> {
         }
         let n = self.first_opening + self.started;
         self.started += 1;
-        let seed = sub_seed(self.cfg.seed, TEACHER_STREAM, 0);
+        let seed = sub_seed(
+            self.cfg.seed,
+            TEACHER_STREAM,
+            name_hash(&self.cfg.worker_prefix),
+        );
         let line = match opening(&self.start, self.cfg.opening_plies, seed, n as usize) {
             Ok(l) => l,
             Err(e) => {
@@ -515,6 +528,34 @@ mod tests {
         let openings: std::collections::HashSet<_> =
             games.iter().map(|g| g.moves[..4].to_vec()).collect();
         assert_eq!(openings.len(), 7);
+        // A second process under another worker id, same seed, plays openings of its own.
+        let other = TeachConfig {
+            worker_prefix: "other".into(),
+            ..cfg.clone()
+        };
+        let two = TeachLimits {
+            games_left: Some(AtomicU64::new(2)),
+            deadline: None,
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        teach(
+            &other,
+            0,
+            &store,
+            &dir.join("other"),
+            &two,
+            &TeachStats::default(),
+        )
+        .unwrap();
+        let games = stored_games(&store);
+        assert_eq!(games.len(), 9);
+        let openings: std::collections::HashSet<_> =
+            games.iter().map(|g| g.moves[..4].to_vec()).collect();
+        assert_eq!(
+            openings.len(),
+            9,
+            "another worker id, the same seed: new openings"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -52,8 +52,8 @@ pub struct TeachArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Name of this process's teacher threads in the store (`ID-0`, `ID-1`, ...), unique per
-    /// process writing to one store; give such processes different `--seed`s too, or they
-    /// play the same games.
+    /// process writing to one store. The openings depend on it and on `--seed`, so two
+    /// processes with different ids play different games.
     #[arg(long, default_value = "teacher")]
     pub worker_id: String,
 }
