@@ -139,6 +139,8 @@ pub struct TeachStats {
     pub draws: AtomicU64,
     /// Chunks sent to the store.
     pub chunks: AtomicU64,
+    /// Games cut short by the deadline or a stop, and not kept.
+    pub cut: AtomicU64,
 }
 
 /// When to stop: a number of games over all threads, a deadline, a flag.
@@ -146,9 +148,10 @@ pub struct TeachStats {
 pub struct TeachLimits {
     /// Games still to start (`None`: no count).
     pub games_left: Option<AtomicU64>,
-    /// Start no game after this.
+    /// Start no game after this, and cut the games under way (they are not kept: their
+    /// result is unknown), so that a run ends on time however long its games are.
     pub deadline: Option<Instant>,
-    /// Set from outside (Ctrl-C).
+    /// Set from outside (Ctrl-C): as the deadline.
     pub stop: Arc<AtomicBool>,
 }
 
@@ -181,8 +184,9 @@ pub fn score_value(outcome: &SearchOutcome, mean_piece: f64, value_scale: f64) -
 struct TeachGame {
     moves: Vec<u16>,
     searches: Vec<Option<SearchRecord>>,
-    /// The teacher failed in this game (the error is the host's): not kept.
-    failed: bool,
+    /// The teacher failed in this game (the error is the host's), or the game was cut at the
+    /// deadline or a stop: not kept.
+    dropped: bool,
 }
 
 /// The teacher as the game driver's host, one per thread.
@@ -244,8 +248,8 @@ impl Host for TeachHost<'_> {
     type Error = ArenaError;
 
     fn stop(&self) -> bool {
-        // The limits are heard in `next_game`: a teacher game ends within the round it starts
-        // in, so none is left unfinished.
+        // The limits are heard in `next_game` and `turn`: a teacher game ends within the
+        // round it starts in (cut there at the deadline), so none is left unfinished.
         self.error.is_some()
     }
 
@@ -271,7 +275,7 @@ impl Host for TeachHost<'_> {
         let mut game = TeachGame {
             moves: Vec::new(),
             searches: Vec::new(),
-            failed: false,
+            dropped: false,
         };
         for m in line {
             let index = self.index_of(&mut pos, &m)?;
@@ -290,6 +294,12 @@ impl Host for TeachHost<'_> {
     }
 
     fn turn(&mut self, game: &mut TeachGame, pos: &mut Position) -> Turn {
+        if self.limits.stopped() {
+            // A deep teacher's game can run for minutes: cut it rather than overrun.
+            game.dropped = true;
+            self.stats.cut.fetch_add(1, Ordering::Relaxed);
+            return Turn::Forfeit;
+        }
         let began = Instant::now();
         let Some(found) = self.searcher.search(pos, self.cfg.teacher.limits()) else {
             // The driver asks only in positions the rules leave open.
@@ -297,7 +307,7 @@ impl Host for TeachHost<'_> {
                 "the teacher found no move in an open position: {}",
                 pos.to_text()
             )));
-            game.failed = true;
+            game.dropped = true;
             return Turn::Forfeit;
         };
         self.stats.moves.fetch_add(1, Ordering::Relaxed);
@@ -311,7 +321,7 @@ impl Host for TeachHost<'_> {
             "teacher move"
         );
         let Some(index) = self.index_of(pos, &found.best) else {
-            game.failed = true;
+            game.dropped = true;
             return Turn::Forfeit;
         };
         game.moves.push(index);
@@ -335,8 +345,8 @@ impl Host for TeachHost<'_> {
         pos: &Position,
         outcome: Outcome,
     ) -> Result<(), ArenaError> {
-        if game.failed {
-            // A game cut short by a failure is not a teacher's game.
+        if game.dropped {
+            // A game cut short (by a failure, the deadline or a stop) has no result.
             return Ok(());
         }
         let (result, reason) = recorded_result(&outcome, pos, &self.scale, self.cfg.adjudicate);
@@ -556,6 +566,32 @@ mod tests {
             9,
             "another worker id, the same seed: new openings"
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A game under way at the deadline is cut there and not kept, so that a deep teacher's
+    /// long games do not run the process past its time.
+    #[test]
+    fn the_deadline_cuts_the_games_under_way() {
+        let cfg = TeachConfig {
+            teacher: AlphaBetaSpec::parse("depth=2").unwrap(),
+            max_plies: None,
+            ..config("shoko-shogi")
+        };
+        let store = Store::memory();
+        let dir = std::env::temp_dir().join(format!("koma-teach-cut-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let limits = TeachLimits {
+            games_left: None,
+            // A Shoko Shogi game of a two-ply teacher runs for hundreds of plies.
+            deadline: Some(Instant::now() + std::time::Duration::from_millis(300)),
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        let stats = TeachStats::default();
+        teach(&cfg, 0, &store, &dir, &limits, &stats).unwrap();
+        assert_eq!(stats.games.load(Ordering::Relaxed), 0);
+        assert_eq!(stats.cut.load(Ordering::Relaxed), 1);
+        assert!(stored_games(&store).is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -29,7 +29,8 @@ pub struct TeachArgs {
     /// Stop after this many games (over all threads).
     #[arg(long)]
     pub games: Option<u64>,
-    /// Start no game after this many minutes (the games under way are finished).
+    /// Stop after this many minutes: no game starts after it, and the games under way are
+    /// cut and not kept (their result is unknown).
     #[arg(long)]
     pub minutes: Option<f64>,
     /// Games played at once, one per thread.
@@ -101,7 +102,8 @@ pub fn run(a: TeachArgs) -> anyhow::Result<()> {
         .unwrap_or_else(|| PathBuf::from("runs").join(&variant.id));
     std::fs::create_dir_all(&run_dir).with_context(|| run_dir.display().to_string())?;
     let store = koma_store::Store::open(&a.store.url(&run_dir)?, &a.store.options())?;
-    let stop = super::signals::stop_flag_on_signal("the games under way")?;
+    let stop =
+        super::signals::stop_flag_on_signal("the moves under way (unfinished games are not kept)")?;
     let limits = TeachLimits {
         games_left: a.games.map(AtomicU64::new),
         deadline,
@@ -169,9 +171,13 @@ fn summary(s: &TeachStats, elapsed: Duration) -> String {
     let games = s.games.load(Ordering::Relaxed);
     let positions = s.positions.load(Ordering::Relaxed);
     let moves = s.moves.load(Ordering::Relaxed);
+    let cut = match s.cut.load(Ordering::Relaxed) {
+        0 => String::new(),
+        n => format!(", {n} cut short at the end and not kept"),
+    };
     format!(
         "{games} games, {positions} positions, {moves} moves searched ({:.1}/s), black {} white {} \
-         draws {}, {} chunks",
+         draws {}, {} chunks{cut}",
         moves as f64 / elapsed.as_secs_f64().max(1e-9),
         s.black_wins.load(Ordering::Relaxed),
         s.white_wins.load(Ordering::Relaxed),
