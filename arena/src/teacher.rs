@@ -248,8 +248,8 @@ impl Host for TeachHost<'_> {
     type Error = ArenaError;
 
     fn stop(&self) -> bool {
-        // The limits are heard in `next_game` and `turn`: a teacher game ends within the
-        // round it starts in (cut there at the deadline), so none is left unfinished.
+        // The limits are heard in `next_game` and `turn`: a game under way is cut in `turn`,
+        // handed over as a forfeit, and dropped by `finished`.
         self.error.is_some()
     }
 
@@ -399,9 +399,10 @@ impl TeachHost<'_> {
 }
 
 /// Plays teacher games on thread `thread` (worker id `<prefix>-<thread>`, spool under
-/// `spool_root`) until `limits` end it, sending every finished game to `store`. No game is
-/// left unfinished; a chunk that a stop kept from the store stays in the spool, and the next
-/// start sends it.
+/// `spool_root`) until `limits` end it, sending every finished game to `store`. A game under
+/// way at the deadline or a stop is cut at its next move and not kept (counted in
+/// [`TeachStats::cut`]); a chunk that a stop kept from the store stays in the spool, and the
+/// next start sends it.
 pub fn teach(
     cfg: &TeachConfig,
     thread: usize,
@@ -569,10 +570,11 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// A game under way at the deadline is cut there and not kept, so that a deep teacher's
-    /// long games do not run the process past its time.
+    /// A game under way at a stop (Ctrl-C, or the deadline: the same test) is cut at its next
+    /// move and not kept, so that a deep teacher's long games do not run the process past its
+    /// time.
     #[test]
-    fn the_deadline_cuts_the_games_under_way() {
+    fn a_stop_cuts_the_games_under_way() {
         let cfg = TeachConfig {
             teacher: AlphaBetaSpec::parse("depth=2").unwrap(),
             max_plies: None,
@@ -583,12 +585,28 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let limits = TeachLimits {
             games_left: None,
-            // A Shoko Shogi game of a two-ply teacher runs for hundreds of plies.
-            deadline: Some(Instant::now() + std::time::Duration::from_millis(300)),
+            deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
         };
         let stats = TeachStats::default();
-        teach(&cfg, 0, &store, &dir, &limits, &stats).unwrap();
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            // Stops the run once the teacher has moved: a Shoko Shogi game of a two-ply
+            // teacher runs for hundreds of plies, so the game is under way.
+            scope.spawn(|| {
+                let give_up = Instant::now() + std::time::Duration::from_secs(120);
+                while stats.moves.load(Ordering::Relaxed) == 0
+                    && !done.load(Ordering::Relaxed)
+                    && Instant::now() < give_up
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                limits.stop.store(true, Ordering::Relaxed);
+            });
+            let taught = teach(&cfg, 0, &store, &dir, &limits, &stats);
+            done.store(true, Ordering::Relaxed);
+            taught.unwrap();
+        });
         assert_eq!(stats.games.load(Ordering::Relaxed), 0);
         assert_eq!(stats.cut.load(Ordering::Relaxed), 1);
         assert!(stored_games(&store).is_empty());

@@ -102,8 +102,9 @@ pub fn run(a: TeachArgs) -> anyhow::Result<()> {
         .unwrap_or_else(|| PathBuf::from("runs").join(&variant.id));
     std::fs::create_dir_all(&run_dir).with_context(|| run_dir.display().to_string())?;
     let store = koma_store::Store::open(&a.store.url(&run_dir)?, &a.store.options())?;
-    let stop =
-        super::signals::stop_flag_on_signal("the moves under way (unfinished games are not kept)")?;
+    let stop = super::signals::stop_flag_on_signal(
+        "the searches under way (unfinished games are not kept)",
+    )?;
     let limits = TeachLimits {
         games_left: a.games.map(AtomicU64::new),
         deadline,
@@ -173,7 +174,7 @@ fn summary(s: &TeachStats, elapsed: Duration) -> String {
     let moves = s.moves.load(Ordering::Relaxed);
     let cut = match s.cut.load(Ordering::Relaxed) {
         0 => String::new(),
-        n => format!(", {n} cut short at the end and not kept"),
+        n => format!(", {n} cut short by the stop and not kept"),
     };
     format!(
         "{games} games, {positions} positions, {moves} moves searched ({:.1}/s), black {} white {} \
