@@ -19,6 +19,7 @@ use crate::error::ArenaError;
 use crate::opening::{opening, sub_seed, TEACHER_STREAM};
 use koma_mcts::driver::{play_games, GameStart, Host, Turn};
 use koma_mcts::{SearchResult, UniformEvaluator};
+use koma_rules::zobrist::seed_from;
 use koma_rules::{Move, Outcome, PieceValues, Position, Variant};
 use koma_selfplay::recorded_result;
 use koma_store::backoff::retry;
@@ -114,14 +115,6 @@ impl TeachConfig {
     }
 }
 
-/// A stable hash of a worker prefix (FNV-1a), so that processes teaching into one store under
-/// different `--worker-id`s play different openings even with the same seed.
-fn name_hash(name: &str) -> u64 {
-    name.bytes().fold(0xCBF2_9CE4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01B3)
-    })
-}
-
 /// Counters shared by the teacher's threads.
 #[derive(Debug, Default)]
 pub struct TeachStats {
@@ -205,6 +198,10 @@ struct TeachHost<'a> {
     started: u64,
     /// The first opening number of this thread and start.
     first_opening: u64,
+    /// Seed of the openings: the run's seed and the worker prefix (a stable hash of it), so
+    /// that processes teaching into one store under different `--worker-id`s play different
+    /// openings even with the same seed.
+    opening_seed: u64,
     error: Option<ArenaError>,
 }
 
@@ -259,12 +256,12 @@ impl Host for TeachHost<'_> {
         }
         let n = self.first_opening + self.started;
         self.started += 1;
-        let seed = sub_seed(
-            self.cfg.seed,
-            TEACHER_STREAM,
-            name_hash(&self.cfg.worker_prefix),
-        );
-        let line = match opening(&self.start, self.cfg.opening_plies, seed, n as usize) {
+        let line = match opening(
+            &self.start,
+            self.cfg.opening_plies,
+            self.opening_seed,
+            n as usize,
+        ) {
             Ok(l) => l,
             Err(e) => {
                 self.error = Some(e);
@@ -451,6 +448,7 @@ pub fn teach(
         mean_piece: values.mean_value() as f64,
         started: 0,
         first_opening,
+        opening_seed: sub_seed(cfg.seed, TEACHER_STREAM, seed_from(&cfg.worker_prefix)),
         error: None,
     };
     play_games(&mut host, &[] as &[UniformEvaluator], 1)?;
