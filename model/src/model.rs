@@ -485,7 +485,7 @@ impl Evaluator for Model {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_positions::random_positions;
+    use crate::test_positions::{random_positions, seeded_torch};
     use koma_rules::load_variant;
     use koma_rules::variant::builtin_ids;
 
@@ -529,7 +529,7 @@ mod tests {
     /// kernel's included: its sparse part comes from the tape) to fp32 rounding.
     #[test]
     fn the_sparse_training_pass_is_the_dense_one() {
-        tch::manual_seed(11);
+        let _generator = seeded_torch(11);
         let arch = Arch {
             blocks: 2,
             channels: 16,

@@ -143,7 +143,7 @@ impl std::fmt::Debug for SparseStem {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_positions::random_positions;
+    use crate::test_positions::{random_positions, seeded_torch};
     use koma_rules::variant::builtin_ids;
     use koma_rules::{load_variant, Position};
 
@@ -154,7 +154,7 @@ mod tests {
     /// burn zones and nets.
     #[test]
     fn the_sparse_stem_is_the_dense_convolution() {
-        tch::manual_seed(7);
+        let _generator = seeded_torch(7);
         let mut seen_hands = false;
         let mut seen_specials = false;
         for (id, channels) in builtin_ids()

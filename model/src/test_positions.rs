@@ -3,6 +3,22 @@
 use koma_rules::{load_variant, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::sync::{Mutex, MutexGuard};
+
+/// Held by every test that seeds libtorch's global generator, from the seed to its last draw.
+/// The generator is one per process and the crate's tests run on parallel threads: without
+/// it, a test's weights would be drawn partly from another test's seed whenever the two
+/// interleave, so they would change with the scheduling (a loaded machine) instead of being
+/// the same draw on every run.
+static TORCH_GENERATOR: Mutex<()> = Mutex::new(());
+
+/// Seeds libtorch's global generator with `seed` and holds it for the caller until the guard
+/// is dropped.
+pub(crate) fn seeded_torch(seed: i64) -> MutexGuard<'static, ()> {
+    let guard = TORCH_GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
+    tch::manual_seed(seed);
+    guard
+}
 
 /// `n` positions from random games of `variant` of up to 300 plies (late positions hold pieces
 /// in hand), the same on every run.
