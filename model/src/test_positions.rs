@@ -5,11 +5,11 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::{Mutex, MutexGuard};
 
-/// Held by every test that seeds libtorch's global generator, from the seed to its last draw.
-/// The generator is one per process and the crate's tests run on parallel threads: without
-/// it, a test's weights would be drawn partly from another test's seed whenever the two
-/// interleave, so they would change with the scheduling (a loaded machine) instead of being
-/// the same draw on every run.
+/// Held by every test that seeds or draws from libtorch's global generator, from the seed to
+/// its last draw. The generator is one per process and the crate's tests run on parallel
+/// threads: without it, a test's weights would be drawn partly from another test's seed
+/// whenever the two interleave, so they would change with the scheduling (a loaded machine)
+/// instead of being the same draw on every run.
 static TORCH_GENERATOR: Mutex<()> = Mutex::new(());
 
 /// Seeds libtorch's global generator with `seed` and holds it for the caller until the guard
