@@ -38,7 +38,20 @@ impl Position {
         if self.royals[us.index()] == 0 || self.royals[us.opposite().index()] == 0 {
             return;
         }
-        self.generate_pseudo_legal(out);
+        match self.evasion_drop_squares() {
+            Some(blocks) => {
+                self.generate_board_moves(out);
+                self.generate_drops_onto(&blocks, out);
+            }
+            None => self.generate_pseudo_legal(out),
+        }
+        self.retain_legal(out);
+    }
+
+    /// Keeps the moves of `out` (pseudo-legal moves of the side to move) that are legal:
+    /// the filters of [`Position::legal_moves_into`], which skip the test where it cannot
+    /// fail, so a short list of candidates pays only for the moves that need one.
+    pub(crate) fn retain_legal(&mut self, out: &mut Vec<Move>) {
         if self.variant.rules.check == CheckRule::KingSafety {
             self.retain_king_safe(out);
         }
@@ -266,6 +279,30 @@ impl Position {
         } else {
             Vec::new()
         }
+    }
+
+    /// Where a drop can end the check, when the side to move is in check under king safety
+    /// from plain leaps and slides in a variant with drops: the squares between its royal
+    /// piece and the one slider checking it (none for a leap or a double check). Every other
+    /// drop leaves the royal piece attacked (see [`Position::retain_king_safe`]), so move
+    /// generation in check makes only these. `None` where that reasoning does not hold or
+    /// the side is not in check: all drops are then candidates.
+    pub(crate) fn evasion_drop_squares(&self) -> Option<Vec<Square>> {
+        let v = &self.variant;
+        let us = self.side;
+        let them = us.opposite();
+        if v.rules.check != CheckRule::KingSafety
+            || v.ko.is_some()
+            || !v.rules.drops
+            || !self.attacks_are_plain(them)
+        {
+            return None;
+        }
+        let king = self.royal_sq[us.index()];
+        if !self.is_attacked(king, them) {
+            return None;
+        }
+        Some(self.interpositions(king, us))
     }
 
     /// Our pieces that stand between our royal piece and an enemy slider that would attack it

@@ -245,6 +245,46 @@ impl Position {
         }
     }
 
+    /// The drops of [`Position::generate_drops`] that land on one of `squares` (each square
+    /// once): out of check-evasion, where only a drop between the royal piece and the one
+    /// slider checking it can be legal, so the hundreds of other drops of a full hand are
+    /// never made only to be thrown away.
+    pub(crate) fn generate_drops_onto(&self, squares: &[Square], out: &mut Vec<Move>) {
+        let v = &self.variant;
+        let us = self.side;
+        let nk = v.num_kinds();
+        let target = self.royal_square(us.opposite());
+        for k in 0..nk {
+            if self.hands[us.index() * nk + k] == 0 {
+                continue;
+            }
+            let kind = PieceKind(k as u8);
+            let must_check = v.piece(kind).drop.must_check;
+            let blocked_files = self.blocked_drop_files(kind);
+            for &sq in squares {
+                if self.may_drop_on(kind, sq, blocked_files)
+                    && (!must_check || target.is_some_and(|t| self.piece_attacks(kind, us, sq, t)))
+                {
+                    out.push(Move::drop(kind, sq));
+                }
+            }
+        }
+    }
+
+    /// The drops of [`Position::generate_drops`] that attack the opponent's royal piece, where
+    /// [`Position::gives_threat`] tells a check by what the dropped piece attacks: found
+    /// backwards from the royal piece for each kind in hand.
+    pub(crate) fn generate_drops_attacking_royal(&self, out: &mut Vec<Move>) {
+        let v = &self.variant;
+        let us = self.side;
+        let nk = v.num_kinds();
+        for k in 0..nk {
+            if self.hands[us.index() * nk + k] != 0 {
+                self.generate_checking_drops(PieceKind(k as u8), out);
+            }
+        }
+    }
+
     /// The files (a bit each) where the one-per-file rule bars the side to move from
     /// dropping `kind`.
     fn blocked_drop_files(&self, kind: PieceKind) -> u32 {

@@ -167,6 +167,29 @@ impl MateSolver {
         if let Some(won) = self.attacker_wins_here(pos) {
             return Err(won);
         }
+        if or_node && pos.only_checks_win_at_once() {
+            // Nothing but a check can start a win here: the checks alone are generated.
+            let mut checks = Vec::with_capacity(16);
+            pos.legal_threats_into(&mut checks);
+            if checks.is_empty() {
+                if !pos.has_legal_move() {
+                    return Err(
+                        pos.outcome_given(true).map(|o| o.winner()) == Some(Some(self.attacker))
+                    );
+                }
+                // The attacker has no check left.
+                return Err(false);
+            }
+            return Ok(checks
+                .into_iter()
+                .map(|mv| {
+                    pos.make_move(mv);
+                    let hash = pos.hash();
+                    pos.unmake_move();
+                    Child { mv, hash }
+                })
+                .collect());
+        }
         let legal = pos.legal_moves();
         if legal.is_empty() {
             // The side to move has no move and loses.

@@ -37,7 +37,8 @@ impl Position {
     /// 3; an even number counts as the odd one below it): captures the last royal piece, or
     /// gives check after which the opponent has no legal move, or (with three plies) gives a
     /// check every reply to which allows a mate in one. `None` when there is none or the
-    /// budget ran out first.
+    /// budget ran out first. `legal` must be all the legal moves: where only a check can win
+    /// and the side has pieces in hand, the checks are generated afresh from the position.
     pub fn forced_win(&mut self, legal: &[Move], plies: u32, budget: &mut Budget) -> Option<Move> {
         let us = self.side;
         let them = us.opposite();
@@ -56,13 +57,41 @@ impl Position {
         if (plies < 3 && !king_safety) || !self.can_be_threatened(them) {
             return None;
         }
-        let mut replies = Vec::new();
+        if self.only_checks_win_at_once() && self.holds_pieces_in_hand() {
+            // Most of a full hand's drops give no check: the checks are generated alone
+            // rather than picked out of `legal` one test at a time.
+            let mut threats = Vec::with_capacity(32);
+            self.legal_threats_into(&mut threats);
+            return self.mate_among(&threats, None, plies, budget);
+        }
         let checks = crate::mate::threat::CheckTest::new(self);
-        for &m in legal {
+        self.mate_among(legal, Some(&checks), plies, budget)
+    }
+
+    /// Whether the side to move has a piece in hand to drop.
+    fn holds_pieces_in_hand(&self) -> bool {
+        let nk = self.variant.num_kinds();
+        let i = self.side.index();
+        self.variant.rules.drops && self.hands[i * nk..(i + 1) * nk].iter().any(|&n| n > 0)
+    }
+
+    /// The first of `candidates` (legal moves) that checks and wins by force within `plies`
+    /// plies; `checks` is the test that picks the checks among them, `None` when every
+    /// candidate is known to check already.
+    fn mate_among(
+        &mut self,
+        candidates: &[Move],
+        checks: Option<&crate::mate::threat::CheckTest>,
+        plies: u32,
+        budget: &mut Budget,
+    ) -> Option<Move> {
+        let us = self.side;
+        let mut replies = Vec::new();
+        for &m in candidates {
             if budget.exhausted() {
                 return None;
             }
-            if !self.gives_threat(m, &checks) {
+            if checks.is_some_and(|c| !self.gives_threat(m, c)) {
                 continue;
             }
             if !budget.take() {
@@ -101,6 +130,10 @@ impl Position {
             let over = self.outcome_given(false);
             let mated = match over {
                 Some(o) => o.winner() == Some(self.side),
+                None if self.only_checks_win_at_once() => {
+                    self.legal_threats_into(&mut legal);
+                    self.mate_among(&legal, None, 1, budget).is_some()
+                }
                 None => {
                     self.legal_moves_into(&mut legal);
                     self.forced_win(&legal, 1, budget).is_some()
@@ -112,6 +145,18 @@ impl Position {
             }
         }
         true
+    }
+
+    /// Whether the side to move can start a forced win only with a check, so that a mate
+    /// search needs the checking moves alone ([`Position::legal_threats_into`]): a
+    /// king-safety variant (no royal to capture, [`Position::winning_capture`] finds
+    /// nothing), and no pass that would win by repetition
+    /// ([`Position::winning_repetition`]).
+    pub(crate) fn only_checks_win_at_once(&self) -> bool {
+        self.variant.ko.is_none()
+            && self.variant.rules.check == crate::variant::CheckRule::KingSafety
+            && !(self.variant.rules.repetition_loses
+                && self.history.last().is_some_and(|u| u.mv.is_skip()))
     }
 
     /// A pass that wins at once where a repetition loses for its maker: the opponent has just

@@ -127,6 +127,33 @@ impl Position {
         attacking
     }
 
+    /// Clears `out` and fills it with the legal moves that [`Position::gives_threat`] calls
+    /// checks (the same set as filtering [`Position::legal_moves`]): the pseudo-legal moves
+    /// are tested for the check first and for legality after, so the many quiet moves of a
+    /// mate-in-one test never pay the legality test, and where a drop's check is told by what
+    /// the dropped piece attacks only the drops that attack the royal piece are made.
+    pub fn legal_threats_into(&mut self, out: &mut Vec<Move>) {
+        out.clear();
+        let us = self.side;
+        if self.royals[us.index()] == 0 || self.royals[us.opposite().index()] == 0 {
+            return;
+        }
+        let checks = CheckTest::new(self);
+        self.generate_board_moves(out);
+        if checks.king.is_some() && self.variant.ko.is_none() && self.variant.rules.drops {
+            // A drop checks by what the dropped piece attacks: those drops are found
+            // backwards from the royal piece instead of among every drop of the hand.
+            out.retain(|&m| self.gives_threat(m, &checks));
+            self.generate_drops_attacking_royal(out);
+        } else {
+            if self.variant.ko.is_none() && self.variant.rules.drops {
+                self.generate_drops(out);
+            }
+            out.retain(|&m| self.gives_threat(m, &checks));
+        }
+        self.retain_legal(out);
+    }
+
     /// Whether the side to move has a legal move. Stops at the first one: the royal piece's
     /// own moves are generated and tried first (in check they are the likeliest way out, and
     /// they are a few where the whole side has dozens), then the other board moves, then
@@ -161,7 +188,95 @@ impl Position {
             return false;
         }
         moves.clear();
-        self.generate_drops(&mut moves);
+        match self.evasion_drop_squares() {
+            Some(blocks) => self.generate_drops_onto(&blocks, &mut moves),
+            None => self.generate_drops(&mut moves),
+        }
         moves.iter().any(|&mv| self.pseudo_legal_is_legal(mv))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::mv::Move;
+    use crate::position::Position;
+    use crate::test_positions::random_positions;
+
+    fn sorted(mut moves: Vec<Move>) -> Vec<Move> {
+        moves.sort_unstable();
+        moves
+    }
+
+    /// The checks generated alone, and the legal moves in check generated with only the
+    /// drops that can interpose, against the plain definitions: every legal move tested for a
+    /// check, and every pseudo-legal move tested for legality one by one.
+    fn agree(pos: &mut Position, legal: &[Move]) {
+        let expected: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_attacking_move(m))
+            .collect();
+        let mut threats = Vec::new();
+        pos.legal_threats_into(&mut threats);
+        assert_eq!(
+            sorted(threats),
+            sorted(expected),
+            "checks of {}",
+            pos.to_text()
+        );
+        let mut pseudo = Vec::new();
+        pos.generate_pseudo_legal(&mut pseudo);
+        let one_by_one: Vec<Move> = pseudo
+            .into_iter()
+            .filter(|&m| pos.pseudo_legal_is_legal(m))
+            .collect();
+        assert_eq!(
+            sorted(legal.to_vec()),
+            sorted(one_by_one),
+            "legal moves of {}",
+            pos.to_text()
+        );
+    }
+
+    /// Whether the variant drops pieces the way the new paths handle (not Ko Shogi's way).
+    fn pos_has_drops(id: &str) -> bool {
+        let v = crate::variant::load_variant(id).unwrap();
+        v.rules.drops && v.ko.is_none()
+    }
+
+    #[test]
+    fn checks_alone_and_evasions_are_the_moves_the_definitions_give() {
+        for id in crate::variant::builtin_ids() {
+            // What the new paths were given to do: checking drops, drops that interpose.
+            let mut drop_checks = 0usize;
+            let mut interposing_drops = 0usize;
+            random_positions(id, 6, |pos, legal| {
+                agree(pos, legal);
+                let mut threats = Vec::new();
+                pos.legal_threats_into(&mut threats);
+                drop_checks += threats.iter().filter(|m| m.is_drop()).count();
+                // The defender's side of a check: every reply generated in check.
+                let us = pos.side_to_move();
+                let checks: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.is_attacking_move(m))
+                    .take(4)
+                    .collect();
+                for m in checks {
+                    pos.make_move(m);
+                    if pos.outcome_given(false).is_none() && pos.threatens_win(us) {
+                        let replies = pos.legal_moves();
+                        interposing_drops += replies.iter().filter(|m| m.is_drop()).count();
+                        agree(pos, &replies);
+                    }
+                    pos.unmake_move();
+                }
+            });
+            if pos_has_drops(id) {
+                assert!(drop_checks > 0, "{id}: no checking drop was generated");
+                assert!(interposing_drops > 0, "{id}: no drop answered a check");
+            }
+        }
     }
 }
