@@ -66,6 +66,9 @@ struct SelfplayHost<'a> {
     worker: &'a Worker,
     spool: Spool,
     rng: StdRng,
+    /// Games started and games finished: with `max_games`, no game starts past the limit,
+    /// so games ending in the same round cannot carry the count over it.
+    started: u64,
     done: u64,
     /// Material units for adjudicating draws (made once).
     scale: MaterialScale,
@@ -100,6 +103,7 @@ impl Worker {
             worker: &self,
             spool,
             rng: StdRng::seed_from_u64(self.seed),
+            started: 0,
             done: 0,
             scale: MaterialScale::new(&self.variant),
             played: self.cfg.played_variant(&self.variant),
@@ -135,6 +139,10 @@ impl Host for SelfplayHost<'_> {
     }
 
     fn next_game(&mut self) -> Option<GameStart<Game>> {
+        if self.worker.max_games.is_some_and(|m| self.started >= m) {
+            return None;
+        }
+        self.started += 1;
         let cfg = &self.worker.cfg;
         let may_resign = self.rng.gen::<f32>() >= cfg.resign_playout_fraction;
         Some(GameStart {

@@ -26,7 +26,7 @@ pub struct LoopArgs {
     /// Stop after this many training steps.
     #[arg(long)]
     pub steps: Option<u64>,
-    /// Stop each self-play worker after this many games.
+    /// Stop each self-play worker after this many games (it starts no more than that).
     #[arg(long)]
     pub games: Option<u64>,
     /// Name of this process's self-play workers in the store, unique per process and stable
