@@ -38,22 +38,26 @@ impl Position {
         if self.royals[us.index()] == 0 || self.royals[us.opposite().index()] == 0 {
             return;
         }
-        match self.evasion_drop_squares() {
-            Some(blocks) => {
-                self.generate_board_moves(out);
-                self.generate_drops_onto(&blocks, out);
-            }
-            None => self.generate_pseudo_legal(out),
-        }
-        self.retain_legal(out);
+        // Found once: the drops made in check and the king-safety filter both use it.
+        let check = self.check_state();
+        self.generate_board_moves(out);
+        self.generate_candidate_drops(check.as_ref().and_then(CheckState::blocks), out);
+        self.retain_legal_given(out, check.as_ref());
     }
 
     /// Keeps the moves of `out` (pseudo-legal moves of the side to move) that are legal:
     /// the filters of [`Position::legal_moves_into`], which skip the test where it cannot
     /// fail, so a short list of candidates pays only for the moves that need one.
     pub(crate) fn retain_legal(&mut self, out: &mut Vec<Move>) {
-        if self.variant.rules.check == CheckRule::KingSafety {
-            self.retain_king_safe(out);
+        let check = self.check_state();
+        self.retain_legal_given(out, check.as_ref());
+    }
+
+    /// [`Position::retain_legal`] with the side to move's check already known (`None`
+    /// where king safety is not the rule).
+    fn retain_legal_given(&mut self, out: &mut Vec<Move>, check: Option<&CheckState>) {
+        if let Some(check) = check {
+            self.retain_king_safe(out, check);
         }
         self.retain_counter_legal(out);
         if !self.variant.protected_royal_rule.is_empty() {
@@ -71,12 +75,13 @@ impl Position {
         moves.contains(mv)
     }
 
-    /// Keeps the moves that do not leave the mover's royal piece attacked.
-    fn retain_king_safe(&mut self, moves: &mut Vec<Move>) {
+    /// Keeps the moves that do not leave the mover's royal piece attacked; `check` is the
+    /// side to move's check ([`Position::check_state`]).
+    fn retain_king_safe(&mut self, moves: &mut Vec<Move>, check: &CheckState) {
         let us = self.side;
         let them = us.opposite();
         let king = self.royal_sq[us.index()];
-        let in_check = self.is_attacked(king, them);
+        let in_check = check.in_check;
         let complex = !self.variant.attacks[them.index()].complex.is_empty();
         let pinned = if in_check || complex {
             Vec::new()
@@ -84,13 +89,10 @@ impl Position {
             self.pin_candidates(king, us)
         };
         let plain = self.attacks_are_plain(them);
-        // In check from plain leaps and slides only, a drop ends the check exactly when it
-        // lands between the royal piece and the one slider giving it: no test needed.
-        let blocks = (in_check && plain).then(|| self.interpositions(king, us));
         let mut i = 0;
         while i < moves.len() {
             let mv = moves[i];
-            let legal = if let (true, Some(blocks)) = (mv.is_drop(), &blocks) {
+            let legal = if let (true, Some(blocks)) = (mv.is_drop(), check.blocks()) {
                 blocks.contains(&mv.to())
             } else {
                 let needs_test = in_check
@@ -281,28 +283,21 @@ impl Position {
         }
     }
 
-    /// Where a drop can end the check, when the side to move is in check under king safety
-    /// from plain leaps and slides in a variant with drops: the squares between its royal
-    /// piece and the one slider checking it (none for a leap or a double check). Every other
-    /// drop leaves the royal piece attacked (see [`Position::retain_king_safe`]), so move
-    /// generation in check makes only these. `None` where that reasoning does not hold or
-    /// the side is not in check: all drops are then candidates.
-    pub(crate) fn evasion_drop_squares(&self) -> Option<Vec<Square>> {
-        let v = &self.variant;
+    /// The side to move's check under king safety, found once for move generation and the
+    /// legality filter; `None` where king safety is not the rule.
+    pub(crate) fn check_state(&self) -> Option<CheckState> {
+        if self.variant.rules.check != CheckRule::KingSafety {
+            return None;
+        }
         let us = self.side;
         let them = us.opposite();
-        if v.rules.check != CheckRule::KingSafety
-            || v.ko.is_some()
-            || !v.rules.drops
-            || !self.attacks_are_plain(them)
-        {
-            return None;
-        }
         let king = self.royal_sq[us.index()];
-        if !self.is_attacked(king, them) {
-            return None;
-        }
-        Some(self.interpositions(king, us))
+        let in_check = self.is_attacked(king, them);
+        // In check from plain leaps and slides only, a drop ends the check exactly when it
+        // lands between the royal piece and the one slider giving it.
+        let blocks =
+            (in_check && self.attacks_are_plain(them)).then(|| self.interpositions(king, us));
+        Some(CheckState { in_check, blocks })
     }
 
     /// Our pieces that stand between our royal piece and an enemy slider that would attack it
@@ -335,5 +330,26 @@ impl Position {
             }
         }
         pinned
+    }
+}
+
+/// The side to move's check under king safety ([`Position::check_state`]).
+#[derive(Debug, Clone)]
+pub(crate) struct CheckState {
+    /// Whether the royal piece is attacked.
+    in_check: bool,
+    /// In check from plain leaps and slides only: the empty squares where a drop ends the
+    /// check (those between the royal piece and the one slider giving it; none for a leap or
+    /// a double check). Every other drop leaves the royal piece attacked, so move generation
+    /// in check makes only these and the legality filter tests none of them. A dropped piece
+    /// opens no line, so nothing else can end a check.
+    blocks: Option<Vec<Square>>,
+}
+
+impl CheckState {
+    /// The squares where a drop can end the check ([`CheckState::blocks`]); `None` when the
+    /// side is not in check or the shortcut does not hold: every drop is then a candidate.
+    pub(crate) fn blocks(&self) -> Option<&[Square]> {
+        self.blocks.as_deref()
     }
 }

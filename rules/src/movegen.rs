@@ -14,8 +14,25 @@ impl Position {
     /// Appends every pseudo-legal move of the side to move.
     pub fn generate_pseudo_legal(&self, out: &mut Vec<Move>) {
         self.generate_board_moves(out);
-        if self.variant.ko.is_none() && self.variant.rules.drops {
-            self.generate_drops(out);
+        self.generate_candidate_drops(None, out);
+    }
+
+    /// Whether the side to move's moves include drops from the hand: a variant with drops,
+    /// other than Ko Shogi (whose rule module makes all its moves).
+    pub(crate) fn drops_apply(&self) -> bool {
+        self.variant.ko.is_none() && self.variant.rules.drops
+    }
+
+    /// Appends the drops that can be legal: with `blocks` (in check, the squares where a drop
+    /// can end it: [`crate::legal::CheckState::blocks`]) only the drops onto them, otherwise
+    /// every drop of the hand; none where drops do not apply.
+    pub(crate) fn generate_candidate_drops(&self, blocks: Option<&[Square]>, out: &mut Vec<Move>) {
+        if !self.drops_apply() {
+            return;
+        }
+        match blocks {
+            Some(squares) => self.generate_drops_onto(squares, out),
+            None => self.generate_drops(out),
         }
     }
 
@@ -253,18 +270,29 @@ impl Position {
         let v = &self.variant;
         let us = self.side;
         let nk = v.num_kinds();
-        let target = self.royal_square(us.opposite());
         for k in 0..nk {
             if self.hands[us.index() * nk + k] == 0 {
                 continue;
             }
             let kind = PieceKind(k as u8);
-            let must_check = v.piece(kind).drop.must_check;
+            if v.piece(kind).drop.must_check {
+                // The drops that may be made at all, kept (in their order) where they land
+                // on `squares`.
+                let start = out.len();
+                self.generate_checking_drops(kind, out);
+                let mut kept = start;
+                for i in start..out.len() {
+                    if squares.contains(&out[i].to()) {
+                        out[kept] = out[i];
+                        kept += 1;
+                    }
+                }
+                out.truncate(kept);
+                continue;
+            }
             let blocked_files = self.blocked_drop_files(kind);
             for &sq in squares {
-                if self.may_drop_on(kind, sq, blocked_files)
-                    && (!must_check || target.is_some_and(|t| self.piece_attacks(kind, us, sq, t)))
-                {
+                if self.may_drop_on(kind, sq, blocked_files) {
                     out.push(Move::drop(kind, sq));
                 }
             }

@@ -160,6 +160,12 @@ impl MateSolver {
             .map(|o| o.winner() == Some(self.attacker))
     }
 
+    /// Whether the attacker has won where the side to move has no legal move (checkmate,
+    /// or stalemate where the rules give it a result).
+    fn attacker_wins_without_moves(&self, pos: &mut Position) -> bool {
+        pos.outcome_given(true).map(|o| o.winner()) == Some(Some(self.attacker))
+    }
+
     /// The children of a node, each as its move and the hash it leads to; for the attacker
     /// only winning and threatening moves. `Err(true)` / `Err(false)`: the node itself is
     /// proven / disproven (no children to search).
@@ -167,53 +173,41 @@ impl MateSolver {
         if let Some(won) = self.attacker_wins_here(pos) {
             return Err(won);
         }
-        if or_node && pos.only_checks_win_at_once() {
+        let moves = if or_node && pos.only_checks_win_at_once() {
             // Nothing but a check can start a win here: the checks alone are generated.
             let mut checks = Vec::with_capacity(16);
             pos.legal_threats_into(&mut checks);
-            if checks.is_empty() {
-                if !pos.has_legal_move() {
-                    return Err(
-                        pos.outcome_given(true).map(|o| o.winner()) == Some(Some(self.attacker))
-                    );
+            if checks.is_empty() && !pos.has_legal_move() {
+                return Err(self.attacker_wins_without_moves(pos));
+            }
+            checks
+        } else {
+            let mut legal = pos.legal_moves();
+            if legal.is_empty() {
+                return Err(self.attacker_wins_without_moves(pos));
+            }
+            if or_node {
+                if pos.winning_capture(&legal).is_some() {
+                    return Err(true);
                 }
-                // The attacker has no check left.
-                return Err(false);
+                let checks = crate::mate::threat::CheckTest::new(pos);
+                legal.retain(|&m| pos.gives_threat(m, &checks));
             }
-            return Ok(checks
-                .into_iter()
-                .map(|mv| {
-                    pos.make_move(mv);
-                    let hash = pos.hash();
-                    pos.unmake_move();
-                    Child { mv, hash }
-                })
-                .collect());
-        }
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
-            // The side to move has no move and loses.
-            return Err(pos.outcome_given(true).map(|o| o.winner()) == Some(Some(self.attacker)));
-        }
-        if or_node && pos.winning_capture(&legal).is_some() {
-            return Err(true);
-        }
-        let mut out = Vec::with_capacity(if or_node { 16 } else { legal.len() });
-        let checks = crate::mate::threat::CheckTest::new(pos);
-        for m in legal {
-            if or_node && !pos.gives_threat(m, &checks) {
-                continue;
-            }
-            pos.make_move(m);
-            let hash = pos.hash();
-            pos.unmake_move();
-            out.push(Child { mv: m, hash });
-        }
-        if out.is_empty() {
+            legal
+        };
+        if moves.is_empty() {
             // The attacker has no check left.
             return Err(false);
         }
-        Ok(out)
+        Ok(moves
+            .into_iter()
+            .map(|mv| {
+                pos.make_move(mv);
+                let hash = pos.hash();
+                pos.unmake_move();
+                Child { mv, hash }
+            })
+            .collect())
     }
 
     /// Multiple iterative deepening at one node, until its numbers reach the thresholds.

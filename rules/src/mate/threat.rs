@@ -140,15 +140,13 @@ impl Position {
         }
         let checks = CheckTest::new(self);
         self.generate_board_moves(out);
-        if checks.king.is_some() && self.variant.ko.is_none() && self.variant.rules.drops {
+        if checks.king.is_some() && self.drops_apply() {
             // A drop checks by what the dropped piece attacks: those drops are found
             // backwards from the royal piece instead of among every drop of the hand.
             out.retain(|&m| self.gives_threat(m, &checks));
             self.generate_drops_attacking_royal(out);
         } else {
-            if self.variant.ko.is_none() && self.variant.rules.drops {
-                self.generate_drops(out);
-            }
+            self.generate_candidate_drops(None, out);
             out.retain(|&m| self.gives_threat(m, &checks));
         }
         self.retain_legal(out);
@@ -184,14 +182,12 @@ impl Position {
         {
             return true;
         }
-        if self.variant.ko.is_some() || !self.variant.rules.drops {
+        if !self.drops_apply() {
             return false;
         }
         moves.clear();
-        match self.evasion_drop_squares() {
-            Some(blocks) => self.generate_drops_onto(&blocks, &mut moves),
-            None => self.generate_drops(&mut moves),
-        }
+        let check = self.check_state();
+        self.generate_candidate_drops(check.as_ref().and_then(|c| c.blocks()), &mut moves);
         moves.iter().any(|&mv| self.pseudo_legal_is_legal(mv))
     }
 }
