@@ -87,6 +87,7 @@ impl MatchHost<'_> {
                 relative,
                 mop_up,
                 draw,
+                refute,
                 ..
             } => Some(TreeSpec {
                 config: {
@@ -95,6 +96,7 @@ impl MatchHost<'_> {
                         draw_score: draw.unwrap_or(0.0),
                         relative_material: relative.unwrap_or(base.relative_material),
                         mop_up: mop_up.unwrap_or(base.mop_up),
+                        refute_nodes: refute.unwrap_or(base.refute_nodes),
                         ..base
                     }
                 },
@@ -242,15 +244,16 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
-    /// A model player's `draw=D` is what its search tree scores a draw at, and its
-    /// `relative=on|off` how the tree counts material; without them a draw is worth 0 and
-    /// material is counted as the engine's search counts it, and the other player's settings
-    /// do not leak into its tree.
+    /// A model player's `draw=D` is what its search tree scores a draw at, its
+    /// `relative=on|off` how the tree counts material, and its `refute=N` the nodes of its
+    /// refutation search; without them a draw is worth 0 and material and refutations are as
+    /// the engine's search has them, and the other player's settings do not leak into its
+    /// tree.
     #[test]
-    fn a_model_players_draw_score_and_material_count_reach_its_search_tree() {
+    fn a_model_players_draw_score_material_count_and_refutation_reach_its_search_tree() {
         let variant = Arc::new(Variant::load("hand-shogi").unwrap());
         let start = Position::start(&variant);
-        let search = |draw, relative, mop_up| Mover::Search {
+        let search = |draw, relative, mop_up, refute| Mover::Search {
             evaluator: 0,
             sims: 8,
             gumbel: false,
@@ -258,11 +261,12 @@ mod tests {
             relative,
             mop_up,
             draw,
+            refute,
         };
         let default = search_config(false, None).relative_material;
         let movers = [
-            search(Some(-0.3), Some(!default), Some(0.5)),
-            search(None, None, None),
+            search(Some(-0.3), Some(!default), Some(0.5), Some(0)),
+            search(None, None, None, None),
         ];
         let mut externals = [None, None];
         let host = MatchHost {
@@ -289,6 +293,12 @@ mod tests {
         assert_eq!(b.config.relative_material, default);
         assert_eq!(a.config.mop_up, 0.5);
         assert_eq!(b.config.mop_up, search_config(false, None).mop_up);
+        assert_eq!(a.config.refute_nodes, 0);
+        assert_eq!(
+            b.config.refute_nodes,
+            search_config(false, None).refute_nodes
+        );
+        assert!(b.config.refute_nodes > 0);
         assert!(host.tree_spec(&Mover::Greedy, 0, 0).is_none());
     }
 }

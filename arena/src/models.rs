@@ -37,6 +37,8 @@ pub enum Mover {
         mop_up: Option<f32>,
         /// What a draw is worth to the player, when not the default.
         draw: Option<f32>,
+        /// Nodes of the refutation search, when not the default.
+        refute: Option<u64>,
     },
 }
 
@@ -105,6 +107,7 @@ impl Models {
                     relative: p.relative,
                     mop_up: p.mop_up,
                     draw: p.draw,
+                    refute: p.refute,
                 }
             }
         })

@@ -59,6 +59,9 @@ pub struct ModelPlayer {
     /// What a draw is worth to this player (`SearchConfig::draw_score`, contempt below 0);
     /// `None` keeps the default (0).
     pub draw: Option<f32>,
+    /// Nodes of the refutation search of the moves it is about to play
+    /// (`SearchConfig::refute_nodes`, 0 off); `None` keeps the default.
+    pub refute: Option<u64>,
 }
 
 impl ModelPlayer {
@@ -72,6 +75,7 @@ impl ModelPlayer {
             relative: None,
             mop_up: None,
             draw: None,
+            refute: None,
         }
     }
 
@@ -267,11 +271,29 @@ impl FromStr for PlayerSpec {
                 ("draw", None) => {
                     return Err(fail("option 'draw' needs a value, as in draw=-0.3".into()))
                 }
+                ("refute", Some(v)) => {
+                    if player.refute.is_some() {
+                        return Err(fail("option 'refute' is given twice".into()));
+                    }
+                    player.refute = match v.parse::<u64>() {
+                        Ok(n) => Some(n),
+                        Err(_) => {
+                            return Err(fail(format!(
+                                "refute '{v}' is not a whole number of nodes (0 is off)"
+                            )))
+                        }
+                    };
+                }
+                ("refute", None) => {
+                    return Err(fail(
+                        "option 'refute' needs a value, as in refute=20000".into(),
+                    ))
+                }
                 ("", _) => return Err(fail("an empty option (two ':' in a row?)".into())),
                 (other, _) => {
                     return Err(fail(format!(
                         "unknown model option '{other}' (known: sims=N, gumbel, material=W, \
-                         relative=on|off, mopup=W, draw=D)"
+                         relative=on|off, mopup=W, draw=D, refute=N)"
                     )))
                 }
             }
@@ -305,6 +327,9 @@ impl fmt::Display for PlayerSpec {
                 if let Some(d) = m.draw {
                     write!(f, ":draw={d}")?;
                 }
+                if let Some(n) = m.refute {
+                    write!(f, ":refute={n}")?;
+                }
                 Ok(())
             }
         }
@@ -328,6 +353,8 @@ mod tests {
             "model:x:sims=8:relative=on",
             "model:x:sims=8:material=0.4:relative=off:draw=-0.1",
             "model:x:sims=8:relative=on:mopup=0.5",
+            "model:x:sims=8:refute=0",
+            "model:x:sims=8:draw=-0.1:refute=5000",
             "alphabeta:depth=2",
             "alphabeta:depth=3:millis=500",
         ] {

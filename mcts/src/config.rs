@@ -41,6 +41,11 @@ pub struct SearchConfig {
     /// Nodes of the proof-number mate search run at the root before each search (0: none).
     /// A forced win it proves is played at once; it looks much deeper than the leaf search.
     pub root_mate_nodes: u64,
+    /// Nodes of the proof-number search for the opponent after the root move the search
+    /// prefers (0: none): a move after which the opponent mates by force is marked lost, so
+    /// the search turns to the others and does not play it while one not proven lost is left
+    /// (`refute.rs`). The leaf mate search sees only the opponent's mates in three.
+    pub refute_nodes: u64,
     /// Weight of material in the utility the search maximises at a leaf:
     /// `(1 - w) * value + w * material`, where material is the leaf's balance after the
     /// captures under way are played out (see `material_depth`); 0
@@ -98,6 +103,7 @@ impl Default for SearchConfig {
             mate_plies: 1,
             mate_budget: 64,
             root_mate_nodes: 100,
+            refute_nodes: 0,
             material_weight: 0.4,
             material_depth: 2,
             relative_material: false,

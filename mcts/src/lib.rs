@@ -14,6 +14,7 @@ mod gumbel;
 mod mop_up;
 mod node;
 mod noise;
+mod refute;
 mod run;
 mod search;
 mod shared;

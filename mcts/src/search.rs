@@ -57,29 +57,24 @@ impl Tree {
             return None;
         }
         let visits: Vec<(Move, u32)> = children.iter().map(|c| (c.0, c.1)).collect();
-        let (policy, best) = if let Some(w) = self.root_win {
-            let policy = children
+        // The move the search would play (`Tree::chosen_root_edge`: never one proven lost
+        // while another is left).
+        let best = self.edges[self.chosen_root_edge()?].mv;
+        let policy = if let Some(w) = self.root_win {
+            children
                 .iter()
                 .map(|c| (c.0, if c.0 == w { 1.0 } else { 0.0 }))
-                .collect();
-            (policy, w)
-        } else if let Some(g) = &self.gumbel {
+                .collect()
+        } else if self.gumbel.is_some() {
             let (edges, net_value) = self.root_edges();
             let pi = improved_policy(edges, net_value, &self.cfg);
-            let best = children[g.final_choice(edges, net_value, &self.cfg)].0;
-            (children.iter().map(|c| c.0).zip(pi).collect(), best)
+            children.iter().map(|c| c.0).zip(pi).collect()
         } else {
             let total: u32 = visits.iter().map(|v| v.1).sum();
-            let best = children
-                .iter()
-                .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
-                .map(|c| c.0)
-                .expect("non-empty");
-            let policy = visits
+            visits
                 .iter()
                 .map(|&(m, n)| (m, n as f32 / total.max(1) as f32))
-                .collect();
-            (policy, best)
+                .collect()
         };
         // A root with a move that wins at once is worth a win, however few simulations ran.
         let value = if self.root_win.is_some() {
@@ -117,8 +112,10 @@ pub fn simulate<E: Evaluator>(
     let mut requests = Vec::with_capacity(batch);
     loop {
         if run.is_done(tree) || !more(tree) {
+            tree.refute_final(pos);
             return true;
         }
+        tree.refute_during_search(pos);
         let want = run.batch_wanted(tree, batch);
         let mut progressed = false;
         for _ in 0..want {

@@ -107,9 +107,15 @@ where
                         g.tree.apply(t, e);
                     }
                     tickets.clear();
+                    g.tree.refute_during_search(&mut p);
                 }
             });
         }
     });
-    !terminal_root.load(Ordering::Relaxed)
+    let terminal = terminal_root.load(Ordering::Relaxed);
+    if !terminal {
+        let g = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+        g.tree.refute_final(&mut pos.clone());
+    }
+    !terminal
 }

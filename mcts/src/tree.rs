@@ -6,6 +6,7 @@ use crate::gumbel::GumbelRoot;
 use crate::mop_up::MopUp;
 use crate::node::{Edge, Node, State, NONE};
 use crate::noise::dirichlet;
+use crate::refute::{Refutations, REFUTE_MIN_VISITS};
 use koma_rules::mate::{Budget, MateAnswer, MateSolver};
 use koma_rules::{Color, Move, Outcome, PieceValues, Position};
 use rand::rngs::StdRng;
@@ -64,6 +65,8 @@ pub struct Tree {
     pub(crate) root_decided: Option<f32>,
     /// The root's proof-number mate searcher, kept for its table's memory.
     solver: Option<MateSolver>,
+    /// The checks of the root's preferred moves against the opponent's forced mates.
+    pub(crate) refutations: Refutations,
 }
 
 /// Plies the root's proof-number mate search looks ahead.
@@ -89,6 +92,7 @@ impl Tree {
             root_moves: None,
             root_decided: None,
             solver: None,
+            refutations: Refutations::default(),
         };
         t.clear();
         t
@@ -113,6 +117,7 @@ impl Tree {
         self.root_moves = None;
         self.root_decided = None;
         self.material_centre = None;
+        self.refutations.new_root();
     }
 
     /// Sets what a draw is worth to the searching side (`SearchConfig::draw_score`). The
@@ -138,6 +143,7 @@ impl Tree {
         self.gumbel = None;
         self.noise_applied = false;
         self.material_centre = None;
+        self.refutations.new_search();
         let root = self.root as usize;
         if self.nodes[root].state == State::Expanded {
             // Reused root: restore the network priors before new noise.
@@ -436,6 +442,101 @@ impl Tree {
         }
     }
 
+    /// Checks the move the search would play now ([`Tree::chosen_root_edge`]) against the
+    /// opponent's forced mates (`SearchConfig::refute_nodes`, see `refute.rs`), if it has
+    /// `min_visits` visits or more and was not checked at this root; a move proven lost is
+    /// marked lost. `last`: the search has finished (the checks kept for its choice may be
+    /// used). `pos` is the root position, left as it was. Returns whether a move was proven
+    /// lost.
+    fn refute_chosen(&mut self, pos: &mut Position, min_visits: u32, last: bool) -> bool {
+        let nodes = self.cfg.refute_nodes;
+        if nodes == 0
+            || !self.refutations.may_check(last)
+            || self.root_win.is_some()
+            || self.root_decided.is_some()
+            || !self.root_expanded()
+        {
+            return false;
+        }
+        let Some(j) = self.chosen_root_edge() else {
+            return false;
+        };
+        let Edge { mv, n, proven, .. } = self.edges[j];
+        if n < min_visits || proven == -1 {
+            return false;
+        }
+        if self.refutations.check(pos, mv, nodes) != Some(true) {
+            return false;
+        }
+        tracing::debug!(mv = %pos.move_text(&mv), visits = n, "root move refuted by a forced mate");
+        self.mark_root_move_lost(j);
+        true
+    }
+
+    /// Stops the current search's refutation checks at `deadline` (call it after the search
+    /// begins; a new search has no clock until given one): a driver with a clock keeps the
+    /// checks of the finished search within the move's time.
+    pub fn limit_refutations(&mut self, deadline: Option<std::time::Instant>) {
+        self.refutations.set_deadline(deadline);
+    }
+
+    /// Checks the move the search would play between rounds of a search, once it has enough
+    /// visits for the preference to mean something (see `refute.rs`).
+    pub fn refute_during_search(&mut self, pos: &mut Position) {
+        self.refute_chosen(pos, REFUTE_MIN_VISITS, false);
+    }
+
+    /// Checks the move the finished search would play, and the next in turn while one is
+    /// proven lost, within the search's checks (and clock, [`Tree::limit_refutations`]):
+    /// [`Tree::result`] then returns a move the check did not refute, where one is left and
+    /// the checks did not run out.
+    pub fn refute_final(&mut self, pos: &mut Position) {
+        while self.refute_chosen(pos, 0, true) {}
+    }
+
+    /// Index of the root edge the search would play now: the proven win; else Gumbel's
+    /// sequential-halving winner or, under PUCT, the most visits (then the highest prior);
+    /// never a move proven lost while one that is not is left (the most visits among those).
+    /// `None` when the root has no move.
+    pub(crate) fn chosen_root_edge(&self) -> Option<usize> {
+        let (a, b) = self.edge_range(self.root);
+        if let Some(w) = self.root_win {
+            if let Some(j) = (a..b).find(|&j| self.edges[j].mv == w) {
+                return Some(j);
+            }
+        }
+        let most_visits = |lost_too: bool| {
+            (a..b)
+                .filter(|&j| lost_too || self.edges[j].proven != -1)
+                .max_by(|&x, &y| {
+                    let (ex, ey) = (&self.edges[x], &self.edges[y]);
+                    ex.n.cmp(&ey.n).then(ex.raw_prior.total_cmp(&ey.raw_prior))
+                })
+        };
+        if let Some(g) = &self.gumbel {
+            let (edges, net_value) = self.root_edges();
+            let choice = a + g.final_choice(edges, net_value, &self.cfg);
+            if self.edges[choice].proven != -1 {
+                return Some(choice);
+            }
+        }
+        most_visits(false).or_else(|| most_visits(true))
+    }
+
+    /// Marks root edge `j` as a move that loses by force: its child, where it has one, is a
+    /// won position for the opponent, and the root is decided where every move now is. A
+    /// move never visited has no child node: only its edge says it loses, which keeps
+    /// selection and the choice of the move away from it.
+    fn mark_root_move_lost(&mut self, j: usize) {
+        let child = self.edges[j].child;
+        if child == NONE {
+            self.edges[j].proven = -1;
+            return;
+        }
+        self.set_terminal(child, Some(j as u32), 1.0);
+        self.solve_up(&[j as u32]);
+    }
+
     /// Runs the proof-number mate search at the root (`root_mate_nodes`, and until
     /// `deadline` when given); a forced win it proves becomes the move to play. `pos` is the
     /// root position, left as it was.
@@ -619,6 +720,7 @@ impl Tree {
             self.root_win = None;
             self.root_moves = None;
             self.root_decided = None;
+            self.refutations.new_root();
             // A root that is itself decided was reached through a proven line: search it
             // afresh (its edges are all there) so the new search finds the way.
             if let State::Terminal(_) = self.nodes[child as usize].state {

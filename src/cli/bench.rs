@@ -124,9 +124,11 @@ fn bench_search(v: &Arc<koma_rules::Variant>, secs: f64) {
     // default search, whose leaves also run the capture search behind the material term.
     let default = SearchConfig::default();
     // Play (`koma-engine`, `koma play`) searches its leaves for mates in three, not one; its
-    // proof-number search at the root runs once a move, so it is left out here.
+    // proof-number searches at the root and of the move chosen run a few times a move, so
+    // they are left out here.
     let play = SearchConfig {
         root_mate_nodes: 0,
+        refute_nodes: 0,
         ..koma_engine::search::search_config(false, None)
     };
     let row = |mate_check, material_weight, material_depth| SearchConfig {

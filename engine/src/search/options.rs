@@ -4,7 +4,7 @@
 
 use crate::search::limits::DEFAULT_SIMS;
 use crate::search::loader::{load_model, LoadError, LoadedModel, ModelSource};
-use crate::search::searcher::{search_config, SearcherOptions};
+use crate::search::searcher::{search_config, SearcherOptions, REFUTE_NODES};
 use koma_mcts::SearchConfig;
 use koma_model::{DeviceChoice, PrecisionChoice};
 use std::path::PathBuf;
@@ -46,6 +46,11 @@ pub struct PlayOptions {
     /// Hook Shogi's length-limit draws against `greedy` from 5 in 40 games to none); 0 is off.
     #[arg(long, default_value_t = 0.0, value_parser = mop_up_weight)]
     pub mop_up: f32,
+    /// Nodes of the proof-number search for the opponent after each move the search is about
+    /// to choose: a move after which the opponent mates by force is not played while another
+    /// is left (20,000 nodes take a few tens of milliseconds); 0 is off.
+    #[arg(long, default_value_t = REFUTE_NODES)]
+    pub refute_nodes: u64,
 }
 
 /// Parses `--mop-up`: a weight from 0 to 10.
@@ -96,6 +101,7 @@ impl PlayOptions {
         SearcherOptions {
             config: SearchConfig {
                 mop_up: self.mop_up,
+                refute_nodes: self.refute_nodes,
                 ..search_config(self.gumbel, None)
             },
             batch: self.batch,

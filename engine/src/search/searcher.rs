@@ -20,17 +20,26 @@ const PV_LEN: usize = 12;
 /// How often a running search reports its progress.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
+/// Nodes of play's refutation search (`SearchConfig::refute_nodes`).
+pub const REFUTE_NODES: u64 = 20_000;
+
+/// A timed search keeps 1/REFUTE_SHARE of its time for the refutation of the move it chose.
+const REFUTE_SHARE: u32 = 20;
+
 /// Search settings shared by every front end: PUCT or Gumbel root, and the material weight
 /// when the user overrides it. Play is deterministic (no root noise). A game is won or lost
 /// once, so play looks for forced wins far harder than self-play, which spends its time on
-/// many positions: mates in three at the leaves and a proof-number search of 20,000 nodes at
-/// the root (a few tens of milliseconds) before every move.
+/// many positions: mates in three at the leaves, a proof-number search of 20,000 nodes at
+/// the root (a few tens of milliseconds) before every move, and one of as many for the
+/// opponent after each move the search is about to choose (a move the opponent mates after
+/// is not played while another is left).
 pub fn search_config(gumbel: bool, material: Option<f32>) -> SearchConfig {
     let mut cfg = SearchConfig {
         gumbel,
         mate_plies: 3,
         mate_budget: 256,
         root_mate_nodes: 20_000,
+        refute_nodes: REFUTE_NODES,
         ..SearchConfig::default()
     };
     if let Some(w) = material {
@@ -211,7 +220,15 @@ impl<E: Evaluator + Sync> Searcher<E> {
         let mut run =
             SearchRun::begin_until(&mut self.tree, &mut pos, budget, false, mate_deadline);
         let start_visits = self.tree.root_visits();
-        let deadline = limits.time.map(|t| began + t);
+        // The simulations stop a twentieth of the time early, so that the check of the move
+        // chosen (`SearchConfig::refute_nodes`) fits in what is left of it.
+        let reserve = if self.opts.config.refute_nodes > 0 {
+            REFUTE_SHARE
+        } else {
+            u32::MAX
+        };
+        let deadline = limits.time.map(|t| began + t - t / reserve);
+        self.tree.limit_refutations(limits.time.map(|t| began + t));
         let mut next_report = began + PROGRESS_EVERY;
         let more = |tree: &Tree| {
             if let Some(report) = progress.as_mut() {

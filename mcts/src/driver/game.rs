@@ -142,6 +142,7 @@ impl<G> Live<G> {
                     self.pending = None;
                     return Need::Nothing;
                 }
+                tree.refute_during_search(&mut self.pos);
                 loop {
                     match tree.gather(&mut self.pos, evaluator) {
                         Gathered::Leaf(ticket, request) => {
@@ -168,6 +169,7 @@ impl<G> Live<G> {
                     "search stalled; playing its best move so far"
                 );
             }
+            tree.refute_final(&mut self.pos);
             let result = tree.result();
             self.search = None;
             let Some(result) = result else {
