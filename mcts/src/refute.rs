@@ -41,6 +41,38 @@ pub(crate) struct Refutations {
     spent: u32,
     /// When the current search's checks must stop, if it has a clock.
     deadline: Option<Instant>,
+    /// A check is out of the tree ([`Check`]): a second one waits until it is back.
+    busy: bool,
+}
+
+/// One check, taken out of the tree so that it runs without it: threads sharing a tree run
+/// it outside the tree's lock and go on simulating meanwhile. Handed back with
+/// [`Refutations::finish`].
+#[derive(Debug)]
+pub(crate) struct Check {
+    /// The root move checked.
+    pub(crate) mv: Move,
+    solver: MateSolver,
+    deadline: Option<Instant>,
+}
+
+impl Check {
+    /// Whether the opponent mates by force after the move from root position `pos` (left as
+    /// it was), within the solver's nodes and the search's clock.
+    pub(crate) fn run(&mut self, pos: &mut Position) -> bool {
+        let began = Instant::now();
+        pos.make_move(self.mv);
+        let answer = self.solver.solve_until(pos, self.deadline);
+        pos.unmake_move();
+        tracing::debug!(
+            mv = %pos.move_text(&self.mv),
+            ?answer,
+            nodes = self.solver.nodes,
+            micros = began.elapsed().as_micros() as u64,
+            "refutation check"
+        );
+        matches!(answer, MateAnswer::Mate(_))
+    }
 }
 
 impl Refutations {
@@ -53,6 +85,7 @@ impl Refutations {
     pub(crate) fn new_search(&mut self) {
         self.spent = 0;
         self.deadline = None;
+        self.busy = false;
     }
 
     /// Stops the current search's checks at `deadline`: none starts after it, and one under
@@ -76,34 +109,33 @@ impl Refutations {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    /// Whether the opponent mates by force after root move `mv` of `pos` (left as it was),
-    /// within `nodes` nodes of the proof-number search; `None` when `mv` was checked at this
-    /// root already.
-    pub(crate) fn check(&mut self, pos: &mut Position, mv: Move, nodes: u64) -> Option<bool> {
-        if self.checked.contains(&mv) {
+    /// Takes the check of root move `mv` with a solver of `nodes` nodes; `None` when `mv`
+    /// was checked at this root already or another check is out.
+    pub(crate) fn claim(&mut self, mv: Move, nodes: u64) -> Option<Check> {
+        if self.busy || self.checked.contains(&mv) {
             return None;
         }
         self.checked.push(mv);
         self.spent += 1;
+        self.busy = true;
         let solver = self
             .solver
-            .get_or_insert_with(|| MateSolver::new(nodes, PLIES));
-        let began = Instant::now();
-        pos.make_move(mv);
-        let answer = solver.solve_until(pos, self.deadline);
-        pos.unmake_move();
-        let lost = matches!(answer, MateAnswer::Mate(_));
-        tracing::debug!(
-            mv = %pos.move_text(&mv),
-            ?answer,
-            nodes = solver.nodes,
-            micros = began.elapsed().as_micros() as u64,
-            "refutation check"
-        );
-        if !lost && self.out_of_time() {
-            // Cut short by the clock: a later search at this root may try it again.
-            self.checked.pop();
+            .take()
+            .unwrap_or_else(|| MateSolver::new(nodes, PLIES));
+        Some(Check {
+            mv,
+            solver,
+            deadline: self.deadline,
+        })
+    }
+
+    /// Takes back a check that has run; `lost` is its answer. One that proved nothing
+    /// because the clock cut it short may be tried again by a later search at this root.
+    pub(crate) fn finish(&mut self, check: Check, lost: bool) {
+        self.busy = false;
+        if !lost && check.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.checked.retain(|&m| m != check.mv);
         }
-        Some(lost)
+        self.solver = Some(check.solver);
     }
 }

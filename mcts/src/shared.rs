@@ -2,6 +2,8 @@
 //! to leaves under the tree's lock (virtual loss keeps the walks of different threads apart),
 //! evaluates its leaves outside the lock, and applies the results under it again. While one
 //! thread's batch is in the network, another walks the tree, so every core works on one game.
+//! The check of the move the search prefers (`refute.rs`) also runs outside the lock, one
+//! thread at a time.
 
 use crate::evaluator::Evaluator;
 use crate::run::SearchRun;
@@ -107,7 +109,15 @@ where
                         g.tree.apply(t, e);
                     }
                     tickets.clear();
-                    g.tree.refute_during_search(&mut p);
+                    // The refutation check runs outside the lock: the other threads go on
+                    // simulating meanwhile.
+                    let check = g.tree.claim_refutation_during_search();
+                    drop(g);
+                    if let Some(mut check) = check {
+                        let lost = check.run(&mut p);
+                        let mut g = shared.lock().unwrap_or_else(|e| e.into_inner());
+                        g.tree.finish_refutation(check, lost);
+                    }
                 }
             });
         }

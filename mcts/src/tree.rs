@@ -6,7 +6,7 @@ use crate::gumbel::GumbelRoot;
 use crate::mop_up::MopUp;
 use crate::node::{Edge, Node, State, NONE};
 use crate::noise::dirichlet;
-use crate::refute::{Refutations, REFUTE_MIN_VISITS};
+use crate::refute::{Check, Refutations, REFUTE_MIN_VISITS};
 use koma_rules::mate::{Budget, MateAnswer, MateSolver};
 use koma_rules::{Color, Move, Outcome, PieceValues, Position};
 use rand::rngs::StdRng;
@@ -442,13 +442,13 @@ impl Tree {
         }
     }
 
-    /// Checks the move the search would play now ([`Tree::chosen_root_edge`]) against the
-    /// opponent's forced mates (`SearchConfig::refute_nodes`, see `refute.rs`), if it has
-    /// `min_visits` visits or more and was not checked at this root; a move proven lost is
-    /// marked lost. `last`: the search has finished (the checks kept for its choice may be
-    /// used). `pos` is the root position, left as it was. Returns whether a move was proven
-    /// lost.
-    fn refute_chosen(&mut self, pos: &mut Position, min_visits: u32, last: bool) -> bool {
+    /// Takes the check of the move the search would play now ([`Tree::chosen_root_edge`])
+    /// against the opponent's forced mates (`SearchConfig::refute_nodes`, see `refute.rs`),
+    /// if it has `min_visits` visits or more, was not checked at this root and no other check
+    /// is out. `last`: the search has finished (the checks kept for its choice may be used).
+    /// Run it with [`Check::run`] on the root position and hand it back with
+    /// [`Tree::finish_refutation`].
+    fn claim_refutation(&mut self, min_visits: u32, last: bool) -> Option<Check> {
         let nodes = self.cfg.refute_nodes;
         if nodes == 0
             || !self.refutations.may_check(last)
@@ -456,21 +456,50 @@ impl Tree {
             || self.root_decided.is_some()
             || !self.root_expanded()
         {
-            return false;
+            return None;
         }
-        let Some(j) = self.chosen_root_edge() else {
-            return false;
-        };
+        let j = self.chosen_root_edge()?;
         let Edge { mv, n, proven, .. } = self.edges[j];
         if n < min_visits || proven == -1 {
+            return None;
+        }
+        self.refutations.claim(mv, nodes)
+    }
+
+    /// [`Tree::claim_refutation`] between rounds of a search, once the move has enough
+    /// visits for the preference to mean something.
+    pub(crate) fn claim_refutation_during_search(&mut self) -> Option<Check> {
+        self.claim_refutation(REFUTE_MIN_VISITS, false)
+    }
+
+    /// Takes back a check that has run (`lost`: its answer); the move, if still a root
+    /// move and not already lost, is marked lost. Returns whether it was.
+    pub(crate) fn finish_refutation(&mut self, check: Check, lost: bool) -> bool {
+        let mv = check.mv;
+        self.refutations.finish(check, lost);
+        if !lost {
             return false;
         }
-        if self.refutations.check(pos, mv, nodes) != Some(true) {
+        let (a, b) = self.edge_range(self.root);
+        let Some(j) = (a..b).find(|&j| self.edges[j].mv == mv) else {
+            return false;
+        };
+        if self.edges[j].proven == -1 {
             return false;
         }
-        tracing::debug!(mv = %pos.move_text(&mv), visits = n, "root move refuted by a forced mate");
+        tracing::debug!(mv = ?mv, visits = self.edges[j].n, "root move refuted by a forced mate");
         self.mark_root_move_lost(j);
         true
+    }
+
+    /// Claims, runs and hands back one check (see [`Tree::claim_refutation`]); `pos` is the
+    /// root position, left as it was. Returns whether a move was proven lost.
+    fn refute_chosen(&mut self, pos: &mut Position, min_visits: u32, last: bool) -> bool {
+        let Some(mut check) = self.claim_refutation(min_visits, last) else {
+            return false;
+        };
+        let lost = check.run(pos);
+        self.finish_refutation(check, lost)
     }
 
     /// Stops the current search's refutation checks at `deadline` (call it after the search
