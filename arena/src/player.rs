@@ -1,5 +1,5 @@
 //! The players of a match, as the user names them: `random`, `greedy`, or
-//! `model:PATH[:sims=N][:gumbel][:material=W][:relative=on|off][:draw=D]`.
+//! `model:PATH[:sims=N][:gumbel][:material=W][:relative=on|off][:mopup=M][:draw=D][:refute=R]`.
 //!
 //! A [`PlayerSpec`] is only a description (parsing needs no files); the match loads models
 //! when it starts, so that a typo in a player string is reported before anything heavy runs.
@@ -16,8 +16,8 @@ pub use koma_engine::search::DEFAULT_SIMS;
 
 /// The forms a player string may take, for error messages.
 const FORMS: &str = "random, greedy, alphabeta:depth=N[:millis=T][:contempt=C], \
-                     model:PATH[:sims=N][:gumbel][:material=W][:relative=on|off][:draw=D], or an external engine \
-                     uci:CMD, \
+                     model:PATH[:sims=N][:gumbel][:material=W][:relative=on|off][:mopup=M][:draw=D]\
+                     [:refute=R], or an external engine uci:CMD, \
                      usi:CMD or xboard:CMD[;go=..][;option:NAME=VALUE]";
 
 /// A player of the arena.
