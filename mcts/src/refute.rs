@@ -106,7 +106,7 @@ impl Refutations {
     }
 
     fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        past(self.deadline)
     }
 
     /// Takes the check of root move `mv` with a solver of `nodes` nodes; `None` when `mv`
@@ -133,9 +133,14 @@ impl Refutations {
     /// because the clock cut it short may be tried again by a later search at this root.
     pub(crate) fn finish(&mut self, check: Check, lost: bool) {
         self.busy = false;
-        if !lost && check.deadline.is_some_and(|d| Instant::now() >= d) {
+        if !lost && past(check.deadline) {
             self.checked.retain(|&m| m != check.mv);
         }
         self.solver = Some(check.solver);
     }
+}
+
+/// Whether `deadline`, if there is one, has passed.
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
 }

@@ -222,12 +222,10 @@ impl<E: Evaluator + Sync> Searcher<E> {
         let start_visits = self.tree.root_visits();
         // The simulations stop a twentieth of the time early, so that the check of the move
         // chosen (`SearchConfig::refute_nodes`) fits in what is left of it.
-        let reserve = if self.opts.config.refute_nodes > 0 {
-            REFUTE_SHARE
-        } else {
-            u32::MAX
-        };
-        let deadline = limits.time.map(|t| began + t - t / reserve);
+        let refutes = self.opts.config.refute_nodes > 0;
+        let deadline = limits
+            .time
+            .map(|t| began + if refutes { t - t / REFUTE_SHARE } else { t });
         self.tree.limit_refutations(limits.time.map(|t| began + t));
         let mut next_report = began + PROGRESS_EVERY;
         let more = |tree: &Tree| {
