@@ -125,7 +125,7 @@ fn bench_search(v: &Arc<koma_rules::Variant>, secs: f64) {
     let default = SearchConfig::default();
     // Play (`koma-engine`, `koma play`) searches its leaves for mates in three, not one; its
     // proof-number searches at the root and of the move chosen run a few times a move, so
-    // they are left out here.
+    // they are measured apart, as time a search (`bench_play_checks`).
     let play = SearchConfig {
         root_mate_nodes: 0,
         refute_nodes: 0,
@@ -145,7 +145,10 @@ fn bench_search(v: &Arc<koma_rules::Variant>, secs: f64) {
             "default: mate check and material term",
             row(true, default.material_weight, 2),
         ),
-        ("as play runs it: mates in three at the leaves", play),
+        (
+            "as play runs it: mates in three at the leaves",
+            play.clone(),
+        ),
     ] {
         let mut sims = 0u64;
         let start = Instant::now();
@@ -165,6 +168,46 @@ fn bench_search(v: &Arc<koma_rules::Variant>, secs: f64) {
             rate / 100_000.0
         );
     }
+    bench_play_checks(&mut positions, &play, secs);
+}
+
+/// Simulations of one search in [`bench_play_checks`]: about what `koma-engine` makes in one
+/// second with a small trained network.
+const PLAY_SIMS: u32 = 4_000;
+
+/// Play's proof-number searches (the root's, and the check of the move the search is about to
+/// choose) run a few times a move rather than at every leaf, so their cost is time per move:
+/// searches of [`PLAY_SIMS`] simulations with them, against the same searches without, in
+/// batches of 8 as play gathers them. With the uniform evaluator a search is several times
+/// shorter than play's second, so the ratio overstates their share of a real move; the
+/// milliseconds a search are what carry over.
+fn bench_play_checks(positions: &mut [Position], without: &SearchConfig, secs: f64) {
+    let with = SearchConfig {
+        root_mate_nodes: koma_engine::search::search_config(false, None).root_mate_nodes,
+        refute_nodes: koma_engine::search::searcher::REFUTE_NODES,
+        ..without.clone()
+    };
+    let mut time_search = |cfg: &SearchConfig| {
+        let (mut sims, mut searches) = (0u64, 0u64);
+        let start = Instant::now();
+        while start.elapsed().as_secs_f64() < secs / 3.0 || searches == 0 {
+            let pos = &mut positions[searches as usize % 32];
+            searches += 1;
+            let mut tree = Tree::new(cfg.clone(), searches);
+            if let Some(r) = search(&mut tree, pos, &UniformEvaluator, PLAY_SIMS, 8, false) {
+                sims += r.simulations as u64;
+            }
+        }
+        let elapsed = start.elapsed().as_secs_f64();
+        (sims as f64 / elapsed, elapsed * 1e3 / searches as f64)
+    };
+    let (rate_off, ms_off) = time_search(without);
+    let (rate_on, ms_on) = time_search(&with);
+    println!(
+        "bench search (as play runs it, with the proof-number searches at the root and of the move chosen, {PLAY_SIMS} simulations a search): {rate_on:.0} simulations/s, {ms_on:.0} ms a search; without them {rate_off:.0} simulations/s, {ms_off:.0} ms; the checks cost {:.0} ms a search; ratio {:.2}",
+        ms_on - ms_off,
+        rate_on / rate_off
+    );
 }
 
 fn bench_network(model: &Model, v: &Arc<koma_rules::Variant>, batch: usize, secs: f64) -> f64 {
