@@ -32,7 +32,7 @@ fn run(a: Args) -> anyhow::Result<()> {
     a.play.validate()?;
     let loaded = a.play.load().context("loading the model")?;
     let config = EngineConfig {
-        options: a.play.searcher(),
+        options: a.play.searcher(&loaded.variant),
         overhead: Duration::from_millis(a.overhead_ms),
         default_sims: a.play.sims,
     };

@@ -11,9 +11,8 @@ use crate::models::Mover;
 use crate::opening::{play_opening, sub_seed};
 use crate::progress::Progress;
 use crate::report::GameRecord;
-use koma_engine::search::search_config;
 use koma_mcts::driver::{GameStart, Host, TreeSpec, Turn};
-use koma_mcts::{SearchConfig, SearchResult};
+use koma_mcts::SearchResult;
 use koma_rules::{Color, Move, Outcome, PieceValues, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -82,24 +81,10 @@ impl MatchHost<'_> {
         match *mover {
             Mover::Search {
                 evaluator,
-                gumbel,
-                material,
-                relative,
-                mop_up,
-                draw,
-                refute,
+                ref config,
                 ..
             } => Some(TreeSpec {
-                config: {
-                    let base = search_config(gumbel, material);
-                    SearchConfig {
-                        draw_score: draw.unwrap_or(0.0),
-                        relative_material: relative.unwrap_or(base.relative_material),
-                        mop_up: mop_up.unwrap_or(base.mop_up),
-                        refute_nodes: refute.unwrap_or(base.refute_nodes),
-                        ..base
-                    }
-                },
+                config: config.clone(),
                 seed: sub_seed(self.seed, TREE_STREAM, (2 * index + slot) as u64),
                 evaluator,
             }),
@@ -240,33 +225,38 @@ impl Host for MatchHost<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use koma_engine::search::{play_material_weight, search_config};
+    use koma_mcts::SearchConfig;
     use koma_rules::Variant;
     use std::sync::Arc;
     use std::time::Duration;
 
-    /// A model player's `draw=D` is what its search tree scores a draw at, its
-    /// `relative=on|off` how the tree counts material, and its `refute=N` the nodes of its
-    /// refutation search; without them a draw is worth 0 and material and refutations are as
-    /// the engine's search has them, and the other player's settings do not leak into its
-    /// tree.
+    /// A model player's options (`material=W`, `draw=D`, `relative=on|off`, `mopup=M`, `refute=N`,
+    /// `cpuct=C`, `fpu=F`) reach its search tree; without them the tree has play's settings,
+    /// and the other player's options do not leak into it.
     #[test]
-    fn a_model_players_draw_score_material_count_and_refutation_reach_its_search_tree() {
+    fn a_model_players_options_reach_its_search_tree() {
         let variant = Arc::new(Variant::load("hand-shogi").unwrap());
         let start = Position::start(&variant);
-        let search = |draw, relative, mop_up, refute| Mover::Search {
-            evaluator: 0,
-            sims: 8,
-            gumbel: false,
-            material: None,
-            relative,
-            mop_up,
-            draw,
-            refute,
+        let default = search_config(false, Some(play_material_weight(&variant)));
+        let search = |text: &str| match text.parse::<crate::PlayerSpec>().unwrap() {
+            crate::PlayerSpec::Model(p) => Mover::Search {
+                evaluator: 0,
+                sims: 8,
+                config: p.search_config(&variant),
+            },
+            other => panic!("{other:?}"),
         };
-        let default = search_config(false, None).relative_material;
+        let relative = if default.relative_material {
+            "off"
+        } else {
+            "on"
+        };
         let movers = [
-            search(Some(-0.3), Some(!default), Some(0.5), Some(0)),
-            search(None, None, None, None),
+            search(&format!(
+                "model:x:material=0.3:draw=-0.3:relative={relative}:mopup=0.5:refute=0:cpuct=2.5:fpu=0.4"
+            )),
+            search("model:x"),
         ];
         let mut externals = [None, None];
         let host = MatchHost {
@@ -285,20 +275,23 @@ mod tests {
             progress: Progress::new(0, Duration::from_secs(60)),
             journal: &mut |_| Ok(()),
         };
-        let a = host.tree_spec(&movers[0], 0, 0).unwrap();
-        let b = host.tree_spec(&movers[1], 0, 1).unwrap();
-        assert_eq!(a.config.draw_score, -0.3);
-        assert_eq!(b.config.draw_score, 0.0);
-        assert_eq!(a.config.relative_material, !default);
-        assert_eq!(b.config.relative_material, default);
-        assert_eq!(a.config.mop_up, 0.5);
-        assert_eq!(b.config.mop_up, search_config(false, None).mop_up);
-        assert_eq!(a.config.refute_nodes, 0);
+        let a = host.tree_spec(&movers[0], 0, 0).unwrap().config;
+        let b = host.tree_spec(&movers[1], 0, 1).unwrap().config;
+        assert_eq!(b, default);
         assert_eq!(
-            b.config.refute_nodes,
-            search_config(false, None).refute_nodes
+            a,
+            SearchConfig {
+                material_weight: 0.3,
+                draw_score: -0.3,
+                relative_material: !default.relative_material,
+                mop_up: 0.5,
+                refute_nodes: 0,
+                c_puct: 2.5,
+                fpu_reduction: 0.4,
+                ..default.clone()
+            }
         );
-        assert!(b.config.refute_nodes > 0);
+        assert!(b.refute_nodes > 0);
         assert!(host.tree_spec(&Mover::Greedy, 0, 0).is_none());
     }
 }

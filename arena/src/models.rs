@@ -6,6 +6,7 @@ use crate::alphabeta::AlphaBetaSpec;
 use crate::config::MatchConfig;
 use crate::error::ArenaError;
 use crate::player::PlayerSpec;
+use koma_mcts::SearchConfig;
 use koma_model::{Client, InferenceServer, Model};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -27,18 +28,8 @@ pub enum Mover {
         evaluator: usize,
         /// Simulations per move.
         sims: u32,
-        /// Gumbel root instead of PUCT.
-        gumbel: bool,
-        /// Material weight of the search's utility, when not the default.
-        material: Option<f32>,
-        /// Material counted from the root's difference, when not the default.
-        relative: Option<bool>,
-        /// The mop-up term's weight, when not the default.
-        mop_up: Option<f32>,
-        /// What a draw is worth to the player, when not the default.
-        draw: Option<f32>,
-        /// Nodes of the refutation search, when not the default.
-        refute: Option<u64>,
+        /// The tree's settings (the player's options on play's defaults).
+        config: SearchConfig,
     },
 }
 
@@ -102,12 +93,7 @@ impl Models {
                 Mover::Search {
                     evaluator,
                     sims: p.sims,
-                    gumbel: p.gumbel,
-                    material: p.material,
-                    relative: p.relative,
-                    mop_up: p.mop_up,
-                    draw: p.draw,
-                    refute: p.refute,
+                    config: p.search_config(&cfg.variant),
                 }
             }
         })

@@ -1,5 +1,6 @@
 //! The players of a match, as the user names them: `random`, `greedy`, or
-//! `model:PATH[:sims=N][:gumbel][:material=W][:relative=on|off][:mopup=M][:draw=D][:refute=R]`.
+//! `model:PATH[:sims=N][:gumbel][:material=W][:relative=on|off][:mopup=M][:draw=D][:refute=R]`
+//! `[:cpuct=C][:fpu=F]`.
 //!
 //! A [`PlayerSpec`] is only a description (parsing needs no files); the match loads models
 //! when it starts, so that a typo in a player string is reported before anything heavy runs.
@@ -13,11 +14,14 @@ use crate::external::{ExternalSpec, Protocol};
 
 /// Simulations per move of a model player when the string does not say.
 pub use koma_engine::search::DEFAULT_SIMS;
+use koma_engine::search::{play_material_weight, search_config};
+use koma_mcts::SearchConfig;
+use koma_rules::Variant;
 
 /// The forms a player string may take, for error messages.
 const FORMS: &str = "random, greedy, alphabeta:depth=N[:millis=T][:contempt=C], \
                      model:PATH[:sims=N][:gumbel][:material=W][:relative=on|off][:mopup=M][:draw=D]\
-                     [:refute=R], or an external engine uci:CMD, \
+                     [:refute=R][:cpuct=C][:fpu=F], or an external engine uci:CMD, \
                      usi:CMD or xboard:CMD[;go=..][;option:NAME=VALUE]";
 
 /// A player of the arena.
@@ -62,6 +66,11 @@ pub struct ModelPlayer {
     /// Nodes of the refutation search of the moves it is about to play
     /// (`SearchConfig::refute_nodes`, 0 off); `None` keeps the default.
     pub refute: Option<u64>,
+    /// PUCT's exploration constant (`SearchConfig::c_puct`); `None` keeps the default.
+    pub c_puct: Option<f32>,
+    /// First-play urgency's reduction (`SearchConfig::fpu_reduction`); `None` keeps the
+    /// default.
+    pub fpu: Option<f32>,
 }
 
 impl ModelPlayer {
@@ -76,6 +85,26 @@ impl ModelPlayer {
             mop_up: None,
             draw: None,
             refute: None,
+            c_puct: None,
+            fpu: None,
+        }
+    }
+
+    /// The settings this player's tree searches with in `variant`: play's (the engine's
+    /// [`search_config`] and [`play_material_weight`]) with the player's own options on top.
+    pub fn search_config(&self, variant: &Variant) -> SearchConfig {
+        let material = self
+            .material
+            .unwrap_or_else(|| play_material_weight(variant));
+        let base = search_config(self.gumbel, Some(material));
+        SearchConfig {
+            draw_score: self.draw.unwrap_or(base.draw_score),
+            relative_material: self.relative.unwrap_or(base.relative_material),
+            mop_up: self.mop_up.unwrap_or(base.mop_up),
+            refute_nodes: self.refute.unwrap_or(base.refute_nodes),
+            c_puct: self.c_puct.unwrap_or(base.c_puct),
+            fpu_reduction: self.fpu.unwrap_or(base.fpu_reduction),
+            ..base
         }
     }
 
@@ -207,99 +236,85 @@ impl FromStr for PlayerSpec {
                 ("gumbel", Some(_)) => {
                     return Err(fail("option 'gumbel' takes no value".into()));
                 }
-                ("material", Some(v)) => {
-                    if player.material.is_some() {
-                        return Err(fail("option 'material' is given twice".into()));
-                    }
-                    player.material = match v.parse::<f32>() {
-                        Ok(w) if (0.0..=1.0).contains(&w) => Some(w),
-                        _ => {
-                            return Err(fail(format!("material '{v}' is not a weight from 0 to 1")))
-                        }
-                    };
-                }
-                ("material", None) => {
-                    return Err(fail(
-                        "option 'material' needs a value, as in material=0.4".into(),
-                    ))
-                }
-                ("relative", Some(v)) => {
-                    if player.relative.is_some() {
-                        return Err(fail("option 'relative' is given twice".into()));
-                    }
-                    player.relative = match v {
-                        "on" => Some(true),
-                        "off" => Some(false),
-                        _ => return Err(fail(format!("relative '{v}' is neither on nor off"))),
-                    };
-                }
-                ("relative", None) => {
-                    return Err(fail(
-                        "option 'relative' needs a value, as in relative=on".into(),
-                    ))
-                }
-                ("mopup", Some(v)) => {
-                    if player.mop_up.is_some() {
-                        return Err(fail("option 'mopup' is given twice".into()));
-                    }
-                    player.mop_up = match v.parse::<f32>() {
-                        Ok(w) if (0.0..=10.0).contains(&w) => Some(w),
-                        _ => {
-                            return Err(fail(format!(
-                                "mopup '{v}' is not a weight from 0 to 10 (what closing in on \
-                                 the royal is worth, in shares of a piece's value)"
-                            )))
-                        }
-                    };
-                }
-                ("mopup", None) => {
-                    return Err(fail("option 'mopup' needs a value, as in mopup=4".into()))
-                }
-                ("draw", Some(v)) => {
-                    if player.draw.is_some() {
-                        return Err(fail("option 'draw' is given twice".into()));
-                    }
-                    player.draw = match v.parse::<f32>() {
-                        Ok(d) if (-1.0..=1.0).contains(&d) => Some(d),
-                        _ => {
-                            return Err(fail(format!(
-                                "draw '{v}' is not a score from -1 (a loss) to 1 (a win)"
-                            )))
-                        }
-                    };
-                }
-                ("draw", None) => {
-                    return Err(fail("option 'draw' needs a value, as in draw=-0.3".into()))
-                }
-                ("refute", Some(v)) => {
-                    if player.refute.is_some() {
-                        return Err(fail("option 'refute' is given twice".into()));
-                    }
-                    player.refute = match v.parse::<u64>() {
-                        Ok(n) => Some(n),
-                        Err(_) => {
-                            return Err(fail(format!(
-                                "refute '{v}' is not a whole number of nodes (0 is off)"
-                            )))
-                        }
-                    };
-                }
-                ("refute", None) => {
-                    return Err(fail(
-                        "option 'refute' needs a value, as in refute=20000".into(),
-                    ))
-                }
+                ("material", v) => set_once(&mut player.material, key, v, "0.4", |v| {
+                    in_range(v, 0.0, 1.0)
+                        .ok_or_else(|| format!("'{v}' is not a weight from 0 to 1"))
+                })
+                .map_err(fail)?,
+                ("relative", v) => set_once(&mut player.relative, key, v, "on", |v| match v {
+                    "on" => Ok(true),
+                    "off" => Ok(false),
+                    _ => Err(format!("'{v}' is neither on nor off")),
+                })
+                .map_err(fail)?,
+                ("mopup", v) => set_once(&mut player.mop_up, key, v, "4", |v| {
+                    in_range(v, 0.0, 10.0).ok_or_else(|| {
+                        format!(
+                            "'{v}' is not a weight from 0 to 10 (what closing in on the royal \
+                             is worth, in shares of a piece's value)"
+                        )
+                    })
+                })
+                .map_err(fail)?,
+                ("draw", v) => set_once(&mut player.draw, key, v, "-0.3", |v| {
+                    in_range(v, -1.0, 1.0).ok_or_else(|| {
+                        format!("'{v}' is not a score from -1 (a loss) to 1 (a win)")
+                    })
+                })
+                .map_err(fail)?,
+                ("refute", v) => set_once(&mut player.refute, key, v, "20000", |v| {
+                    v.parse::<u64>()
+                        .map_err(|_| format!("'{v}' is not a whole number of nodes (0 is off)"))
+                })
+                .map_err(fail)?,
+                ("cpuct", v) => set_once(&mut player.c_puct, key, v, "1.25", |v| {
+                    in_range(v, 0.01, 100.0).ok_or_else(|| {
+                        format!("'{v}' is not an exploration constant from 0.01 to 100")
+                    })
+                })
+                .map_err(fail)?,
+                ("fpu", v) => set_once(&mut player.fpu, key, v, "0.2", |v| {
+                    in_range(v, 0.0, 2.0)
+                        .ok_or_else(|| format!("'{v}' is not a first-play reduction from 0 to 2"))
+                })
+                .map_err(fail)?,
                 ("", _) => return Err(fail("an empty option (two ':' in a row?)".into())),
                 (other, _) => {
                     return Err(fail(format!(
                         "unknown model option '{other}' (known: sims=N, gumbel, material=W, \
-                         relative=on|off, mopup=W, draw=D, refute=N)"
+                         relative=on|off, mopup=W, draw=D, refute=N, cpuct=C, fpu=F)"
                     )))
                 }
             }
         }
         Ok(PlayerSpec::Model(player))
     }
+}
+
+/// Reads option `key`'s value into `slot` with `parse`, refusing a second setting of it and
+/// a missing value (`example` shows one).
+fn set_once<T>(
+    slot: &mut Option<T>,
+    key: &str,
+    value: Option<&str>,
+    example: &str,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Result<(), String> {
+    if slot.is_some() {
+        return Err(format!("option '{key}' is given twice"));
+    }
+    let Some(v) = value else {
+        return Err(format!(
+            "option '{key}' needs a value, as in {key}={example}"
+        ));
+    };
+    *slot = Some(parse(v).map_err(|e| format!("{key} {e}"))?);
+    Ok(())
+}
+
+/// `text` as a number from `lo` to `hi`, if it is one.
+fn in_range(text: &str, lo: f32, hi: f32) -> Option<f32> {
+    text.parse::<f32>().ok().filter(|x| (lo..=hi).contains(x))
 }
 
 impl fmt::Display for PlayerSpec {
@@ -330,6 +345,12 @@ impl fmt::Display for PlayerSpec {
                 if let Some(n) = m.refute {
                     write!(f, ":refute={n}")?;
                 }
+                if let Some(c) = m.c_puct {
+                    write!(f, ":cpuct={c}")?;
+                }
+                if let Some(x) = m.fpu {
+                    write!(f, ":fpu={x}")?;
+                }
                 Ok(())
             }
         }
@@ -355,6 +376,7 @@ mod tests {
             "model:x:sims=8:relative=on:mopup=0.5",
             "model:x:sims=8:refute=0",
             "model:x:sims=8:draw=-0.1:refute=5000",
+            "model:x:sims=8:refute=0:cpuct=2.5:fpu=0.1",
             "alphabeta:depth=2",
             "alphabeta:depth=3:millis=500",
         ] {

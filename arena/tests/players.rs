@@ -75,6 +75,30 @@ fn bad_strings_say_what_is_wrong() {
         ("model:x:mopup=lots", "mopup 'lots' is not a weight"),
         ("model:x:mopup", "'mopup' needs a value"),
         ("model:x:mopup=1:mopup=0.5", "'mopup' is given twice"),
+        (
+            "model:x:material=2",
+            "material '2' is not a weight from 0 to 1",
+        ),
+        ("model:x:material", "'material' needs a value"),
+        (
+            "model:x:refute=-1",
+            "refute '-1' is not a whole number of nodes",
+        ),
+        (
+            "model:x:cpuct=0",
+            "cpuct '0' is not an exploration constant",
+        ),
+        (
+            "model:x:cpuct=much",
+            "cpuct 'much' is not an exploration constant",
+        ),
+        ("model:x:cpuct", "'cpuct' needs a value"),
+        ("model:x:cpuct=1:cpuct=2", "'cpuct' is given twice"),
+        (
+            "model:x:fpu=-0.1",
+            "fpu '-0.1' is not a first-play reduction from 0 to 2",
+        ),
+        ("model:x:fpu", "'fpu' needs a value"),
     ];
     for (s, want) in cases {
         let e = parse_err(s);

@@ -37,7 +37,7 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
         eval.wdl[2],
         eval.material
     );
-    let opts = a.play.searcher();
+    let opts = a.play.searcher(&loaded.variant);
     let mut tree = Tree::new(opts.config, opts.seed);
     let r = search(&mut tree, &mut pos, &model, a.play.sims, opts.batch, false)
         .ok_or_else(|| anyhow::anyhow!("the search found no move"))?;

@@ -42,7 +42,7 @@ pub fn run(a: PlayArgs) -> anyhow::Result<()> {
         loaded.model,
         loaded.stem.display().to_string(),
         loaded.step,
-        a.play.searcher(),
+        a.play.searcher(&loaded.variant),
         EngineDefaults {
             sims: a.play.sims,
             millis: a.millis,
