@@ -39,8 +39,12 @@ pub(crate) struct Refutations {
     checked: Vec<Move>,
     /// Checks made by the current search.
     spent: u32,
-    /// When the current search's checks must stop, if it has a clock.
-    deadline: Option<Instant>,
+    /// When the checks made during the current search must stop, if it has a clock: when
+    /// its simulations stop, so that one started late does not eat the time kept for the
+    /// check of the move it finally chooses.
+    during: Option<Instant>,
+    /// When the checks of the finished search's choice must stop: the move's end.
+    last: Option<Instant>,
     /// A check is out of the tree ([`Check`]): a second one waits until it is back.
     busy: bool,
 }
@@ -84,14 +88,26 @@ impl Refutations {
     /// A new search begins: its checks count from zero, with no clock until one is set.
     pub(crate) fn new_search(&mut self) {
         self.spent = 0;
-        self.deadline = None;
+        self.during = None;
+        self.last = None;
         self.busy = false;
     }
 
-    /// Stops the current search's checks at `deadline`: none starts after it, and one under
-    /// way ends there unproven.
-    pub(crate) fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.deadline = deadline;
+    /// Stops the current search's checks made during it at `during` and those of its final
+    /// choice at `last`: none starts after its deadline, and one under way ends there
+    /// unproven.
+    pub(crate) fn set_deadlines(&mut self, during: Option<Instant>, last: Option<Instant>) {
+        self.during = during;
+        self.last = last;
+    }
+
+    /// The deadline of a check made during the search or (`last`) of its final choice.
+    fn deadline(&self, last: bool) -> Option<Instant> {
+        if last {
+            self.last
+        } else {
+            self.during
+        }
     }
 
     /// Whether another check may be made by this search, during it or (`last`) once it has
@@ -102,16 +118,13 @@ impl Refutations {
         } else {
             MAX_CHECKS - FINAL_CHECKS
         };
-        self.spent < limit && !self.out_of_time()
+        self.spent < limit && !past(self.deadline(last))
     }
 
-    fn out_of_time(&self) -> bool {
-        past(self.deadline)
-    }
-
-    /// Takes the check of root move `mv` with a solver of `nodes` nodes; `None` when `mv`
-    /// was checked at this root already or another check is out.
-    pub(crate) fn claim(&mut self, mv: Move, nodes: u64) -> Option<Check> {
+    /// Takes the check of root move `mv` with a solver of `nodes` nodes, during the search
+    /// or (`last`) of its final choice; `None` when `mv` was checked at this root already or
+    /// another check is out.
+    pub(crate) fn claim(&mut self, mv: Move, nodes: u64, last: bool) -> Option<Check> {
         if self.busy || self.checked.contains(&mv) {
             return None;
         }
@@ -125,7 +138,7 @@ impl Refutations {
         Some(Check {
             mv,
             solver,
-            deadline: self.deadline,
+            deadline: self.deadline(last),
         })
     }
 
@@ -143,4 +156,41 @@ impl Refutations {
 /// Whether `deadline`, if there is one, has passed.
 fn past(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use koma_rules::Variant;
+    use std::time::Duration;
+
+    /// Past the simulations' deadline no check starts during the search, while the final
+    /// choice may still be checked until the move's end, and each check carries the deadline
+    /// of its kind.
+    #[test]
+    fn checks_during_the_search_stop_with_the_simulations() {
+        let variant = std::sync::Arc::new(Variant::load("hand-shogi").unwrap());
+        let mut pos = Position::start(&variant);
+        let moves = pos.legal_moves();
+        let now = Instant::now();
+        let (during, last) = (
+            now - Duration::from_millis(1),
+            now + Duration::from_secs(60),
+        );
+        let mut r = Refutations::default();
+        r.new_search();
+        r.set_deadlines(Some(during), Some(last));
+        assert!(!r.may_check(false));
+        assert!(r.may_check(true));
+        let check = r.claim(moves[0], 100, true).unwrap();
+        assert_eq!(check.deadline, Some(last));
+        r.finish(check, false);
+        r.set_deadlines(Some(last), Some(last + Duration::from_secs(1)));
+        let mut check = r.claim(moves[1], 100, false).unwrap();
+        assert_eq!(check.deadline, Some(last));
+        assert!(!check.run(&mut pos));
+        r.finish(check, false);
+        r.new_search();
+        assert!(r.may_check(false) && r.may_check(true));
+    }
 }

@@ -463,7 +463,7 @@ impl Tree {
         if n < min_visits || proven == -1 {
             return None;
         }
-        self.refutations.claim(mv, nodes)
+        self.refutations.claim(mv, nodes, last)
     }
 
     /// [`Tree::claim_refutation`] between rounds of a search, once the move has enough
@@ -502,11 +502,16 @@ impl Tree {
         self.finish_refutation(check, lost)
     }
 
-    /// Stops the current search's refutation checks at `deadline` (call it after the search
-    /// begins; a new search has no clock until given one): a driver with a clock keeps the
-    /// checks of the finished search within the move's time.
-    pub fn limit_refutations(&mut self, deadline: Option<std::time::Instant>) {
-        self.refutations.set_deadline(deadline);
+    /// Stops the current search's refutation checks (call it after the search begins; a new
+    /// search has no clock until given one): those made during it at `during`, when its
+    /// simulations stop, so that none started late runs into the time kept for the end, and
+    /// those of the finished search's choice at `last`, the move's end.
+    pub fn limit_refutations(
+        &mut self,
+        during: Option<std::time::Instant>,
+        last: Option<std::time::Instant>,
+    ) {
+        self.refutations.set_deadlines(during, last);
     }
 
     /// Checks the move the search would play between rounds of a search, once it has enough

@@ -240,12 +240,14 @@ impl<E: Evaluator + Sync> Searcher<E> {
             SearchRun::begin_until(&mut self.tree, &mut pos, budget, false, mate_deadline);
         let start_visits = self.tree.root_visits();
         // The simulations stop a twentieth of the time early, so that the check of the move
-        // chosen (`SearchConfig::refute_nodes`) fits in what is left of it.
+        // chosen (`SearchConfig::refute_nodes`) fits in what is left of it; the checks made
+        // during the search stop with the simulations and leave it that time.
         let refutes = self.opts.config.refute_nodes > 0;
         let deadline = limits
             .time
             .map(|t| began + if refutes { t - t / REFUTE_SHARE } else { t });
-        self.tree.limit_refutations(limits.time.map(|t| began + t));
+        self.tree
+            .limit_refutations(deadline, limits.time.map(|t| began + t));
         let mut next_report = began + PROGRESS_EVERY;
         let more = |tree: &Tree| {
             if let Some(report) = progress.as_mut() {
