@@ -543,8 +543,9 @@
     }
     // The search's numbers are for the side that searched; everything shown is turned to
     // the person's view, and each line says whose estimate it is: the bar is the network's
-    // own win/draw/loss, the value the search's (network and material term over its
-    // simulations), q each engine move's mean value in the search.
+    // own win/draw/loss, the value the search's (its leaves' utility, the network's value
+    // with the material term where play weighs material, over its simulations), q each
+    // engine move's mean value in the search.
     const swap = a.color !== s.human;
     let [w, d, l] = a.wdl;
     if (swap) [w, l] = [l, w];
@@ -561,7 +562,7 @@
     const secs = (a.millis / 1000).toFixed(a.millis < 10000 ? 2 : 1);
     info.replaceChildren(
       el('div', '', `network: win ${pct(w / total)} \u00b7 draw ${pct(d / total)} \u00b7 loss ${pct(l / total)} for you`),
-      el('div', '', `search value ${signed(yours)} for you (network and material, ${signed(a.value)} for ${a.color})`),
+      el('div', '', `search value ${signed(yours)} for you (the search's mean over its simulations, ${signed(a.value)} for ${a.color})`),
       el('div', '', `${a.simulations} simulations \u00b7 ${secs} s \u00b7 ply ${a.ply}, ${a.color} to move`),
       el('div', '', `best move ${a.best}`),
     );
