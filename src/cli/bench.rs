@@ -129,7 +129,10 @@ fn bench_search(v: &Arc<koma_rules::Variant>, secs: f64) {
     let play = SearchConfig {
         root_mate_nodes: 0,
         refute_nodes: 0,
-        ..koma_engine::search::search_config(false, None)
+        ..koma_engine::search::search_config(
+            false,
+            Some(koma_engine::search::play_material_weight(v)),
+        )
     };
     let row = |mate_check, material_weight, material_depth| SearchConfig {
         mate_check,
