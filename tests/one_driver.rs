@@ -39,10 +39,7 @@ fn selfplay_moves(stem: &std::path::Path) -> Vec<String> {
         // The search of an arena model player, without noise.
         search: SearchConfig {
             dirichlet_weight: 0.0,
-            ..koma_engine::search::search_config(
-                false,
-                Some(koma_engine::search::play_material_weight(&v)),
-            )
+            ..koma_engine::search::search_config(&v, false, None)
         },
         ..SelfplayConfig::default()
     };

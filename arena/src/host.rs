@@ -225,7 +225,7 @@ impl Host for MatchHost<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use koma_engine::search::{play_material_weight, search_config};
+    use koma_engine::search::search_config;
     use koma_mcts::SearchConfig;
     use koma_rules::Variant;
     use std::sync::Arc;
@@ -238,7 +238,7 @@ mod tests {
     fn a_model_players_options_reach_its_search_tree() {
         let variant = Arc::new(Variant::load("hand-shogi").unwrap());
         let start = Position::start(&variant);
-        let default = search_config(false, Some(play_material_weight(&variant)));
+        let default = search_config(&variant, false, None);
         let search = |text: &str| match text.parse::<crate::PlayerSpec>().unwrap() {
             crate::PlayerSpec::Model(p) => Mover::Search {
                 evaluator: 0,

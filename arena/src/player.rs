@@ -12,9 +12,10 @@ use std::str::FromStr;
 use crate::alphabeta::AlphaBetaSpec;
 use crate::external::{ExternalSpec, Protocol};
 
+use koma_engine::search::ranges::{material_weight, mop_up_weight, within};
+use koma_engine::search::search_config;
 /// Simulations per move of a model player when the string does not say.
 pub use koma_engine::search::DEFAULT_SIMS;
-use koma_engine::search::{play_material_weight, search_config};
 use koma_mcts::SearchConfig;
 use koma_rules::Variant;
 
@@ -91,12 +92,9 @@ impl ModelPlayer {
     }
 
     /// The settings this player's tree searches with in `variant`: play's (the engine's
-    /// [`search_config`] and [`play_material_weight`]) with the player's own options on top.
+    /// [`search_config`], whose material weight is the variant's unless the player sets one) with the player's own options on top.
     pub fn search_config(&self, variant: &Variant) -> SearchConfig {
-        let material = self
-            .material
-            .unwrap_or_else(|| play_material_weight(variant));
-        let base = search_config(self.gumbel, Some(material));
+        let base = search_config(variant, self.gumbel, self.material);
         SearchConfig {
             draw_score: self.draw.unwrap_or(base.draw_score),
             relative_material: self.relative.unwrap_or(base.relative_material),
@@ -236,28 +234,20 @@ impl FromStr for PlayerSpec {
                 ("gumbel", Some(_)) => {
                     return Err(fail("option 'gumbel' takes no value".into()));
                 }
-                ("material", v) => set_once(&mut player.material, key, v, "0.4", |v| {
-                    in_range(v, 0.0, 1.0)
-                        .ok_or_else(|| format!("'{v}' is not a weight from 0 to 1"))
-                })
-                .map_err(fail)?,
+                ("material", v) => {
+                    set_once(&mut player.material, key, v, "0.4", material_weight).map_err(fail)?
+                }
                 ("relative", v) => set_once(&mut player.relative, key, v, "on", |v| match v {
                     "on" => Ok(true),
                     "off" => Ok(false),
                     _ => Err(format!("'{v}' is neither on nor off")),
                 })
                 .map_err(fail)?,
-                ("mopup", v) => set_once(&mut player.mop_up, key, v, "4", |v| {
-                    in_range(v, 0.0, 10.0).ok_or_else(|| {
-                        format!(
-                            "'{v}' is not a weight from 0 to 10 (what closing in on the royal \
-                             is worth, in shares of a piece's value)"
-                        )
-                    })
-                })
-                .map_err(fail)?,
+                ("mopup", v) => {
+                    set_once(&mut player.mop_up, key, v, "4", mop_up_weight).map_err(fail)?
+                }
                 ("draw", v) => set_once(&mut player.draw, key, v, "-0.3", |v| {
-                    in_range(v, -1.0, 1.0).ok_or_else(|| {
+                    within(v, -1.0, 1.0).ok_or_else(|| {
                         format!("'{v}' is not a score from -1 (a loss) to 1 (a win)")
                     })
                 })
@@ -268,13 +258,13 @@ impl FromStr for PlayerSpec {
                 })
                 .map_err(fail)?,
                 ("cpuct", v) => set_once(&mut player.c_puct, key, v, "1.25", |v| {
-                    in_range(v, 0.01, 100.0).ok_or_else(|| {
+                    within(v, 0.01, 100.0).ok_or_else(|| {
                         format!("'{v}' is not an exploration constant from 0.01 to 100")
                     })
                 })
                 .map_err(fail)?,
                 ("fpu", v) => set_once(&mut player.fpu, key, v, "0.2", |v| {
-                    in_range(v, 0.0, 2.0)
+                    within(v, 0.0, 2.0)
                         .ok_or_else(|| format!("'{v}' is not a first-play reduction from 0 to 2"))
                 })
                 .map_err(fail)?,
@@ -310,11 +300,6 @@ fn set_once<T>(
     };
     *slot = Some(parse(v).map_err(|e| format!("{key} {e}"))?);
     Ok(())
-}
-
-/// `text` as a number from `lo` to `hi`, if it is one.
-fn in_range(text: &str, lo: f32, hi: f32) -> Option<f32> {
-    text.parse::<f32>().ok().filter(|x| (lo..=hi).contains(x))
 }
 
 impl fmt::Display for PlayerSpec {

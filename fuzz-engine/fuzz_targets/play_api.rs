@@ -29,12 +29,12 @@ const ROUTES: [(&str, &str); 12] = [
 ];
 
 fuzz_target!(|data: &[u8]| {
-    let (_, model) = tiny::tiny_model("hand-shogi");
+    let (variant, model) = tiny::tiny_model("hand-shogi");
     let session = Session::new(
         model,
         "fuzz".into(),
         0,
-        SearcherOptions::default(),
+        SearcherOptions::for_variant(&variant),
         EngineDefaults { sims: 2, millis: 0 },
     );
     // Requests separated by a 0xff byte, each: route byte, then the body.

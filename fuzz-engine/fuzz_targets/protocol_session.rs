@@ -19,15 +19,15 @@ const OPENINGS: [&str; 4] = ["xboard\nprotover 2\n", "usi\n", "uci\n", ""];
 
 fn engine(variant: &str) -> Engine {
     let (v, model) = tiny::tiny_model(variant);
+    let config = EngineConfig {
+        default_sims: 2,
+        ..EngineConfig::for_variant(&v)
+    };
     let loaded = LoadedModel {
         model,
         variant: v,
         stem: "fuzz".into(),
         step: 0,
-    };
-    let config = EngineConfig {
-        default_sims: 2,
-        ..EngineConfig::default()
     };
     Engine::new(loaded, config)
 }

@@ -129,10 +129,7 @@ fn bench_search(v: &Arc<koma_rules::Variant>, secs: f64) {
     let play = SearchConfig {
         root_mate_nodes: 0,
         refute_nodes: 0,
-        ..koma_engine::search::search_config(
-            false,
-            Some(koma_engine::search::play_material_weight(v)),
-        )
+        ..koma_engine::search::search_config(v, false, None)
     };
     let row = |mate_check, material_weight, material_depth| SearchConfig {
         mate_check,
@@ -186,7 +183,7 @@ const PLAY_SIMS: u32 = 4_000;
 /// milliseconds a search are what carry over.
 fn bench_play_checks(positions: &mut [Position], without: &SearchConfig, secs: f64) {
     let with = SearchConfig {
-        root_mate_nodes: koma_engine::search::search_config(false, None).root_mate_nodes,
+        root_mate_nodes: koma_engine::search::searcher::ROOT_MATE_NODES,
         refute_nodes: koma_engine::search::searcher::REFUTE_NODES,
         ..without.clone()
     };

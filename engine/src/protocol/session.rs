@@ -20,10 +20,12 @@ pub struct EngineConfig {
     pub default_sims: u32,
 }
 
-impl Default for EngineConfig {
-    fn default() -> Self {
+impl EngineConfig {
+    /// Play's search settings for `variant` ([`SearcherOptions::for_variant`]), 50 ms kept
+    /// for the round trip, and the default simulations.
+    pub fn for_variant(variant: &Variant) -> EngineConfig {
         EngineConfig {
-            options: SearcherOptions::default(),
+            options: SearcherOptions::for_variant(variant),
             overhead: Duration::from_millis(50),
             default_sims: DEFAULT_SIMS,
         }

@@ -7,6 +7,8 @@
 //! - [`limits`]: what ends a search (simulations, time, a stop request), and the default
 //!   simulations per move;
 //! - [`options`]: the command-line options every front end that plays a model shares;
+//! - [`ranges`]: the parsers of the search settings a user gives by hand, shared by those
+//!   options and the arena's player strings;
 //! - [`searcher`]: MCTS on one game with tree reuse between moves and leaves evaluated in
 //!   batches (virtual loss), so a GPU sees full batches even for a single game;
 //! - [`shared`]: a model behind a lock, for servers whose request threads share it;
@@ -19,6 +21,7 @@
 pub mod limits;
 pub mod loader;
 pub mod options;
+pub mod ranges;
 pub mod searcher;
 pub mod shared;
 pub mod thought;

@@ -4,7 +4,8 @@
 
 use crate::search::limits::DEFAULT_SIMS;
 use crate::search::loader::{load_model, LoadError, LoadedModel, ModelSource};
-use crate::search::searcher::{play_material_weight, search_config, SearcherOptions, REFUTE_NODES};
+use crate::search::ranges::{material_weight, mop_up_weight};
+use crate::search::searcher::{search_config, SearcherOptions, REFUTE_NODES};
 use koma_mcts::SearchConfig;
 use koma_model::{DeviceChoice, PrecisionChoice};
 use koma_rules::Variant;
@@ -59,22 +60,6 @@ pub struct PlayOptions {
     pub refute_nodes: u64,
 }
 
-/// Parses `--material`: a weight from 0 to 1.
-fn material_weight(text: &str) -> Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
-        _ => Err(format!("'{text}' is not a weight from 0 to 1")),
-    }
-}
-
-/// Parses `--mop-up`: a weight from 0 to 10.
-fn mop_up_weight(text: &str) -> Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(w) if (0.0..=10.0).contains(&w) => Ok(w),
-        _ => Err(format!("'{text}' is not a weight from 0 to 10")),
-    }
-}
-
 /// A setting of [`PlayOptions`] out of range.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("--{option} must be at least 1")]
@@ -112,18 +97,15 @@ impl PlayOptions {
 
     /// The searcher's settings for a model of `variant`.
     pub fn searcher(&self, variant: &Variant) -> SearcherOptions {
-        let material = self
-            .material
-            .unwrap_or_else(|| play_material_weight(variant));
         SearcherOptions {
             config: SearchConfig {
                 mop_up: self.mop_up,
                 refute_nodes: self.refute_nodes,
-                ..search_config(self.gumbel, Some(material))
+                ..search_config(variant, self.gumbel, self.material)
             },
             batch: self.batch,
             threads: self.threads,
-            ..SearcherOptions::default()
+            ..SearcherOptions::for_variant(variant)
         }
     }
 }
@@ -176,6 +158,15 @@ mod tests {
             Ok(SearchConfig::default().material_weight)
         );
         assert!(SearchConfig::default().material_weight > 0.0);
+        // The settings a front end starts from without flags agree with the flags' default.
+        assert_eq!(
+            SearcherOptions::for_variant(&hand).config.material_weight,
+            0.0
+        );
+        assert_eq!(
+            SearcherOptions::for_variant(&shoko).config.material_weight,
+            SearchConfig::default().material_weight
+        );
         assert_eq!(parse(&hand, &["--material", "0.25"]), Ok(0.25));
         assert_eq!(parse(&shoko, &["--material", "0"]), Ok(0.0));
         let e = parse(&hand, &["--material", "1.5"]).unwrap_err();

@@ -23,29 +23,29 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 /// Nodes of play's refutation search (`SearchConfig::refute_nodes`).
 pub const REFUTE_NODES: u64 = 20_000;
 
+/// Nodes of play's proof-number search at the root (`SearchConfig::root_mate_nodes`).
+pub const ROOT_MATE_NODES: u64 = 20_000;
+
 /// A timed search keeps 1/REFUTE_SHARE of its time for the refutation of the move it chose.
 const REFUTE_SHARE: u32 = 20;
 
-/// Search settings shared by every front end: PUCT or Gumbel root, and the material weight
-/// when the user overrides it. Play is deterministic (no root noise). A game is won or lost
-/// once, so play looks for forced wins far harder than self-play, which spends its time on
-/// many positions: mates in three at the leaves, a proof-number search of 20,000 nodes at
-/// the root (a few tens of milliseconds) before every move, and one of as many for the
-/// opponent after each move the search is about to choose (a move the opponent mates after
-/// is not played while another is left).
-pub fn search_config(gumbel: bool, material: Option<f32>) -> SearchConfig {
-    let mut cfg = SearchConfig {
+/// Play's search settings for `variant`, shared by every front end: PUCT or Gumbel root, and
+/// the material weight, [`play_material_weight`] unless the user gives one. Play is
+/// deterministic (no root noise). A game is won or lost once, so play looks for forced wins
+/// far harder than self-play, which spends its time on many positions: mates in three at the
+/// leaves, a proof-number search of 20,000 nodes at the root (a few tens of milliseconds)
+/// before every move, and one of as many for the opponent after each move the search is
+/// about to choose (a move the opponent mates after is not played while another is left).
+pub fn search_config(variant: &Variant, gumbel: bool, material: Option<f32>) -> SearchConfig {
+    SearchConfig {
         gumbel,
         mate_plies: 3,
         mate_budget: 256,
-        root_mate_nodes: 20_000,
+        root_mate_nodes: ROOT_MATE_NODES,
         refute_nodes: REFUTE_NODES,
+        material_weight: material.unwrap_or_else(|| play_material_weight(variant)),
         ..SearchConfig::default()
-    };
-    if let Some(w) = material {
-        cfg.material_weight = w;
     }
-    cfg
 }
 
 /// Play's material weight for `variant` when the user gives none: 0 (the network's value
@@ -83,10 +83,13 @@ pub struct SearcherOptions {
     pub threads: usize,
 }
 
-impl Default for SearcherOptions {
-    fn default() -> Self {
+impl SearcherOptions {
+    /// Play's settings for `variant` ([`search_config`]), one thread, batches of 8, the tree
+    /// kept between moves. There is no variant-free default: the material weight depends on
+    /// the game.
+    pub fn for_variant(variant: &Variant) -> SearcherOptions {
         SearcherOptions {
-            config: search_config(false, None),
+            config: search_config(variant, false, None),
             batch: 8,
             reuse: true,
             seed: 0,

@@ -12,15 +12,12 @@ use std::sync::Arc;
 pub const MATE_IN_ONE: &str = "8k/9/9/9/7(SH)1/9/9/9/K8 b G";
 
 pub fn session(variant: &str) -> Arc<Session> {
+    let v = koma_rules::load_variant(variant).unwrap();
     Arc::new(Session::new(
-        Model::new(
-            &koma_rules::load_variant(variant).unwrap(),
-            &Arch::tiny(),
-            tch::Device::Cpu,
-        ),
+        Model::new(&v, &Arch::tiny(), tch::Device::Cpu),
         format!("tiny-{variant}"),
         7,
-        SearcherOptions::default(),
+        SearcherOptions::for_variant(&v),
         EngineDefaults {
             sims: 16,
             millis: 0,
