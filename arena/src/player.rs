@@ -92,7 +92,8 @@ impl ModelPlayer {
     }
 
     /// The settings this player's tree searches with in `variant`: play's (the engine's
-    /// [`search_config`], whose material weight is the variant's unless the player sets one) with the player's own options on top.
+    /// [`search_config`], whose material weight is the variant's unless the player sets
+    /// one) with the player's own options on top.
     pub fn search_config(&self, variant: &Variant) -> SearchConfig {
         let base = search_config(variant, self.gumbel, self.material);
         SearchConfig {

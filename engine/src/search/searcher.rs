@@ -56,8 +56,9 @@ pub fn search_config(variant: &Variant, gumbel: bool, material: Option<f32>) -> 
 /// is back in play the next move and attacks are won by giving material for the initiative,
 /// so a trained network judges those positions better without it: on Hand Shogi a 60-minute
 /// model at 800 simulations scored 65% (39-0-21) against itself with the default weight,
-/// and at one second a move through `koma-engine` 43% (43-0-57, 100 games) against
-/// Fairy-Stockfish where it had scored 36-38% with the weight (`docs/experiments.md`).
+/// and at one second a move through `koma-engine` 40.6% (65-0-95, 160 games) against
+/// Fairy-Stockfish where it had scored 38% (200 games) with the weight. Self-play keeps the
+/// term: a run without it was no stronger (`docs/experiments.md`).
 /// Without drops the default stays: not measured there, and those networks are far weaker.
 pub fn play_material_weight(variant: &Variant) -> f32 {
     if variant.rules.drops {
