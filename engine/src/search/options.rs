@@ -98,14 +98,13 @@ impl PlayOptions {
     /// The searcher's settings for a model of `variant`.
     pub fn searcher(&self, variant: &Variant) -> SearcherOptions {
         SearcherOptions {
-            config: SearchConfig {
+            batch: self.batch,
+            threads: self.threads,
+            ..SearcherOptions::new(SearchConfig {
                 mop_up: self.mop_up,
                 refute_nodes: self.refute_nodes,
                 ..search_config(variant, self.gumbel, self.material)
-            },
-            batch: self.batch,
-            threads: self.threads,
-            ..SearcherOptions::for_variant(variant)
+            })
         }
     }
 }

@@ -85,17 +85,22 @@ pub struct SearcherOptions {
 }
 
 impl SearcherOptions {
-    /// Play's settings for `variant` ([`search_config`]), one thread, batches of 8, the tree
-    /// kept between moves. There is no variant-free default: the material weight depends on
-    /// the game.
-    pub fn for_variant(variant: &Variant) -> SearcherOptions {
+    /// A search with tree settings `config`: one thread, batches of 8, the tree kept
+    /// between moves.
+    pub fn new(config: SearchConfig) -> SearcherOptions {
         SearcherOptions {
-            config: search_config(variant, false, None),
+            config,
             batch: 8,
             reuse: true,
             seed: 0,
             threads: 1,
         }
+    }
+
+    /// Play's settings for `variant` ([`search_config`]) in a search as [`SearcherOptions::new`]
+    /// runs it. There is no variant-free default: the material weight depends on the game.
+    pub fn for_variant(variant: &Variant) -> SearcherOptions {
+        SearcherOptions::new(search_config(variant, false, None))
     }
 }
 
