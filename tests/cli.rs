@@ -538,7 +538,11 @@ fn arena_plays_matches_of_two_hands_in_a_row() {
             .or_insert_with(|| (w[2].trim_start_matches("winner=").to_owned(), vec![]));
         assert_eq!(entry.1.len(), h, "hands in order: {line}");
         // The first move alternates: A is Black in hand h of match m when m + h is even.
-        let expected = if (m + h) % 2 == 0 { "Black" } else { "White" };
+        let expected = if (m + h).is_multiple_of(2) {
+            "Black"
+        } else {
+            "White"
+        };
         assert_eq!(a_color, expected, "{line}");
         entry.1.push((a_color, hand_winner.to_owned()));
         let moves = line.split("moves: ").nth(1).unwrap();

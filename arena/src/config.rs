@@ -71,7 +71,7 @@ impl MatchConfig {
         if self.games == 0 {
             return setting("games", "at least one pair (2 games) is needed");
         }
-        if self.games % 2 != 0 {
+        if !self.games.is_multiple_of(2) {
             return setting(
                 "games",
                 &format!(

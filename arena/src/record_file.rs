@@ -200,7 +200,7 @@ mod tests {
         GameRecord {
             index,
             pair: index / 2,
-            a_color: if index % 2 == 0 {
+            a_color: if index.is_multiple_of(2) {
                 Color::Black
             } else {
                 Color::White

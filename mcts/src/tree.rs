@@ -670,7 +670,7 @@ impl Tree {
     /// What a draw is worth to the side to move at `depth` plies below the root: the
     /// configured draw score for the root's side, its opposite for the other.
     fn draw_at(&self, depth: usize) -> f32 {
-        if depth % 2 == 0 {
+        if depth.is_multiple_of(2) {
             self.cfg.draw_score
         } else {
             -self.cfg.draw_score

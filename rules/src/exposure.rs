@@ -219,7 +219,7 @@ mod tests {
                     .collect();
                 for (k, m) in captures.iter().enumerate() {
                     // Every other position takes the state before the first capture at once.
-                    let more_to_come = visited % 2 == 0 && k == 0 && captures.len() > 1;
+                    let more_to_come = visited.is_multiple_of(2) && k == 0 && captures.len() > 1;
                     exposure.before_capture(pos, ours.iter().copied(), more_to_come);
                     pos.make_move(*m);
                     exposure.played(pos, m);

@@ -186,7 +186,7 @@ pub fn run(a: LadderArgs) -> anyhow::Result<()> {
     super::signals::stop_engines_on_signal()?;
     anyhow::ensure!(a.jobs != Some(0), "--jobs 0: at least one match must run");
     anyhow::ensure!(
-        a.games >= 2 && a.games % 2 == 0,
+        a.games >= 2 && a.games.is_multiple_of(2),
         "--games {}: an even number of at least 2 (pairs of games)",
         a.games
     );

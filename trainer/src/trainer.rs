@@ -568,7 +568,7 @@ impl Trainer {
             material: material.double_value(&[]),
         };
         let s = self.state.step;
-        if s % 10 == 0 || s == 1 {
+        if s.is_multiple_of(10) || s == 1 {
             let m = &mut self.metrics;
             let c = &c;
             m.scalar("loss/policy", losses.policy, s);
@@ -588,10 +588,10 @@ impl Trainer {
                 s,
             );
         }
-        if c.publish_every > 0 && s % c.publish_every == 0 {
+        if c.publish_every > 0 && s.is_multiple_of(c.publish_every) {
             self.publish_or_defer()?;
         }
-        if c.checkpoint_every > 0 && s % c.checkpoint_every == 0 {
+        if c.checkpoint_every > 0 && s.is_multiple_of(c.checkpoint_every) {
             self.checkpoint()?;
         }
         Ok(losses)

@@ -140,7 +140,7 @@ impl AlphaBeta {
     }
 
     fn time_is_up(&mut self) -> bool {
-        if !self.out_of_time && self.nodes % 1024 == 0 {
+        if !self.out_of_time && self.nodes.is_multiple_of(1024) {
             self.out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
         }
         self.out_of_time

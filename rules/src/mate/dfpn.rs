@@ -95,7 +95,7 @@ impl MateSolver {
         if self.nodes >= self.max_nodes {
             return true;
         }
-        if !self.out_of_time && self.nodes % 256 == 0 {
+        if !self.out_of_time && self.nodes.is_multiple_of(256) {
             self.out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
         }
         self.out_of_time
