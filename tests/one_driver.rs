@@ -21,7 +21,7 @@ fn selfplay_moves(stem: &std::path::Path) -> Vec<String> {
     let v = koma_rules::load_variant("hand-shogi").unwrap();
     let mut model = Model::load(stem, &v, None, tch::Device::Cpu).unwrap();
     // The inference form the arena gives its models too.
-    model.optimize_for_inference(PrecisionChoice::Auto.resolve(tch::Device::Cpu));
+    model.prepare_to_play(PrecisionChoice::Auto);
     let server = InferenceServer::start(model, 8, Box::new(|| None), Duration::from_secs(3600));
     let store = Arc::new(Store::memory());
     let uploader = Uploader::start(store.clone(), Duration::from_secs(5));

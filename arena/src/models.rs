@@ -73,11 +73,12 @@ impl Models {
                                 player: spec.to_string(),
                                 source,
                             })?;
-                        m.optimize_for_inference(cfg.precision.resolve(cfg.device));
+                        let inference = m.prepare_to_play(cfg.precision);
                         tracing::info!(
                             player = %spec,
                             step = m.meta.step,
                             games = m.meta.games,
+                            %inference,
                             "model loaded"
                         );
                         self.stems.push(key);

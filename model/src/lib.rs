@@ -8,9 +8,11 @@
 
 pub mod arch;
 pub mod bf16_probe;
+pub mod cpu_net;
 pub mod device;
 pub mod encoding;
 pub mod error;
+mod loops_probe;
 pub mod model;
 pub mod move_scoring;
 pub mod net;
@@ -27,5 +29,5 @@ pub use device::DeviceChoice;
 pub use encoding::{Encoder, Features, MoveIndex, Request, MOVE_FIELDS};
 pub use error::ModelError;
 pub use model::{Batch, BatchInput, Model, ModelMeta};
-pub use precision::{Precision, PrecisionChoice};
+pub use precision::{Inference, Precision, PrecisionChoice};
 pub use server::{Client, InferenceServer, InferenceStats, Reloader};

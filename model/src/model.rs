@@ -1,10 +1,12 @@
 //! A network bound to a variant and a device: batched evaluation and checkpoints.
 
 use crate::arch::Arch;
+use crate::cpu_net::CpuNet;
 use crate::encoding::{Encoder, Features, Request, MOVE_FIELDS};
 use crate::error::ModelError;
+use crate::move_scoring::MoveTables;
 use crate::net::{segment_log_softmax, Net, Outputs};
-use crate::precision::Precision;
+use crate::precision::{Inference, Precision, PrecisionChoice};
 use crate::sparse_stem::SparseStem;
 use crate::sparse_stem_training::StemIndices;
 use crate::stem_reach::Reach;
@@ -70,8 +72,11 @@ pub struct Model {
     encoder: Encoder,
     /// Metadata (step and games are updated by the trainer).
     pub meta: ModelMeta,
-    /// Set once the model is prepared for inference.
-    precision: Option<Precision>,
+    /// Set once the model is prepared for inference: the trunk's format, and whether the
+    /// pass after the stem runs in koma's loops ([`CpuNet`]).
+    precision: Option<(Precision, bool)>,
+    /// The pass after the stem in plain loops, where chosen ([`Model::prepare_to_play`]).
+    cpu_net: Option<CpuNet>,
     /// The stem read from sparse inputs, once the model is prepared for inference on the CPU.
     sparse_stem: Option<SparseStem>,
     /// Where the stem's taps land on this board, for training batches' sparse inputs.
@@ -102,6 +107,7 @@ impl Model {
             vs,
             net,
             precision: None,
+            cpu_net: None,
             sparse_stem: None,
             stem_reach: {
                 let (h, w) = encoder.shape();
@@ -117,11 +123,63 @@ impl Model {
     /// same checkpoint; it must not be trained any more.
     ///
     /// On the CPU the first convolution is then computed from the requests' sparse features
-    /// ([`SparseStem`]), in fp32 whatever the trunk's format.
+    /// ([`SparseStem`]), in fp32 whatever the trunk's format; on a CPU with AVX-512 (and
+    /// AVX512-BF16 for bf16) the rest of the pass runs in koma's loops ([`CpuNet`]), which
+    /// compute the same sums faster than libtorch at every batch size measured on the AMD
+    /// host.
     pub fn optimize_for_inference(&mut self, precision: Precision) {
+        let loops = self.loops_possible(precision);
+        self.prepare_inference(precision, loops);
+    }
+
+    /// Prepares the model to play with the format `choice` asks for: a fixed format as
+    /// [`Model::optimize_for_inference`]; `auto` on a CPU with AVX-512 times this network
+    /// through libtorch (in the format its own probe picks) and through koma's loops in
+    /// fp32 and, where the CPU has AVX512-BF16, bf16 ([`crate::loops_probe`]), and keeps the
+    /// fastest, since which wins depends on the board, the batch and the CPU. Returns how
+    /// the model now runs.
+    pub fn prepare_to_play(&mut self, choice: PrecisionChoice) -> Inference {
+        let device = self.device();
+        let precision = choice.resolve(device);
+        if choice == PrecisionChoice::Auto && self.loops_possible(Precision::Fp32) {
+            let (p, loops) = crate::loops_probe::fastest(self, precision);
+            self.prepare_inference(p, loops);
+        } else {
+            self.optimize_for_inference(precision);
+        }
+        self.inference().unwrap_or(Inference::Tensors(precision))
+    }
+
+    /// How the model runs its inference pass, once prepared.
+    pub fn inference(&self) -> Option<Inference> {
+        self.precision.map(|(p, _)| {
+            if self.cpu_net.is_some() {
+                Inference::Loops(p)
+            } else {
+                Inference::Tensors(p)
+            }
+        })
+    }
+
+    /// Whether the loops can run this model in `precision`: on the CPU, with AVX-512 (and
+    /// AVX512-BF16 for bf16).
+    pub(crate) fn loops_possible(&self, precision: Precision) -> bool {
+        self.device() == Device::Cpu
+            && match precision {
+                Precision::Fp32 => crate::cpu_net::available(),
+                Precision::Bf16 => crate::cpu_net::bf16_available(),
+                Precision::Fp16 => false,
+            }
+    }
+
+    /// Folds the network for `precision`, builds the sparse stem on the CPU and, with
+    /// `loops` (where the CPU can run them in `precision`), the loops after it. For
+    /// benchmarks and tests that compare the ways; [`Model::prepare_to_play`] chooses.
+    pub fn prepare_inference(&mut self, precision: Precision, loops: bool) {
         let cpu = self.device() == Device::Cpu;
         self.net.fold(precision.kind(), cpu);
         self.sparse_stem = None;
+        self.cpu_net = None;
         if cpu {
             let (weight, bias) = self.net.stem_folded();
             match SparseStem::new(&weight, &bias, &self.encoder) {
@@ -131,7 +189,19 @@ impl Model {
                 Err(e) => tracing::error!("no sparse stem ({e}); the CPU plays through tensors"),
             }
         }
-        self.precision = Some(precision);
+        if loops && self.sparse_stem.is_some() && self.loops_possible(precision) {
+            let (h, w) = self.encoder.shape();
+            match self.net.cpu_net(h as usize, w as usize) {
+                Ok(mut net) => {
+                    net.set_bf16(precision == Precision::Bf16);
+                    self.cpu_net = Some(net);
+                }
+                Err(e) => {
+                    tracing::error!("no inference loops ({e}); the CPU plays through tensors")
+                }
+            }
+        }
+        self.precision = Some((precision, self.cpu_net.is_some()));
     }
 
     /// Runs the convolutions of training passes in `precision` (mixed precision: weights,
@@ -142,7 +212,7 @@ impl Model {
 
     /// The precision the model plays in, once prepared for inference.
     pub fn precision(&self) -> Option<Precision> {
-        self.precision
+        self.precision.map(|(p, _)| p)
     }
 
     /// The input encoder.
@@ -280,6 +350,13 @@ impl Model {
         if requests.is_empty() {
             return Vec::new();
         }
+        if let (Some(net), Some(stem)) = (&self.cpu_net, &self.sparse_stem) {
+            let features: Vec<_> = requests.iter().map(|r| &r.features).collect();
+            let out = net
+                .forward(&stem.rows(&features))
+                .ok_or_else(|| "the loops did not run".to_string());
+            return self.evaluations_from_tables(requests, out);
+        }
         if let Some(stem) = self.stem_activations(requests) {
             return self.evaluate_on_cpu(requests, &stem);
         }
@@ -341,8 +418,17 @@ impl Model {
     /// each move's score and the softmax in plain loops ([`MoveTables`]), with no per-move
     /// tensors.
     fn evaluate_on_cpu(&self, requests: &[&Request], stem: &Tensor) -> Vec<Evaluation> {
-        let b = requests.len();
         let tables = tch::no_grad(|| self.net.infer_tables(stem)).map_err(|e| e.to_string());
+        self.evaluations_from_tables(requests, tables)
+    }
+
+    /// Each request's evaluation from the move-scoring tables and values of its batch.
+    fn evaluations_from_tables(
+        &self,
+        requests: &[&Request],
+        tables: Result<(MoveTables, Vec<f32>, Vec<f32>), String>,
+    ) -> Vec<Evaluation> {
+        let b = requests.len();
         let evaluations = tables.and_then(|(tables, wdl, material)| {
             if wdl.len() != 3 * b || material.len() != b {
                 return Err(format!("{} values for {b} positions", material.len()));
@@ -461,9 +547,9 @@ impl Model {
             file: weights.display().to_string(),
             reason: e.to_string(),
         })?;
-        // A model prepared for inference plays with the new weights too.
-        if let Some(p) = self.precision {
-            self.optimize_for_inference(p);
+        // A model prepared for inference plays with the new weights too, the same way.
+        if let Some((p, loops)) = self.precision {
+            self.prepare_inference(p, loops);
         }
         Ok(())
     }

@@ -6,6 +6,7 @@
 //! target), so its cost follows the number of legal moves, not the board area squared.
 
 use crate::arch::Arch;
+use crate::cpu_net::{Block as CpuBlock, Conv3, CpuNet, Dense, Heads};
 use crate::error::ModelError;
 use crate::move_scoring::MoveTables;
 use crate::sparse_stem_training::{stem_convolution, StemIndices, StemTape};
@@ -525,4 +526,67 @@ pub fn segment_log_softmax(
     .log_softmax(1, Kind::Float)
     .reshape([batch * width]);
     padded.index_select(0, &flat)
+}
+
+impl Net {
+    /// The folded network after its stem as [`CpuNet`] loops, for a `height` x `width` board
+    /// (call [`Net::fold`] first).
+    pub fn cpu_net(&self, height: usize, width: usize) -> Result<CpuNet, String> {
+        let e = |err: TchError| err.to_string();
+        let c = self.stem.conv.ws.size()[0] as usize;
+        let cp = CpuNet::padded_channels(c);
+        let conv3 = |cb: &ConvBn| -> Result<Conv3, String> {
+            let (w, b) = cb.folded_fp32();
+            Conv3::new(c, cp, &flat(&w).map_err(e)?, &flat(&b).map_err(e)?)
+        };
+        let linear = |l: &nn::Linear| -> Result<Dense, String> {
+            let s = l.ws.size();
+            let bias = l.bs.as_ref().map(flat).transpose().map_err(e)?;
+            Dense::new(
+                s[0] as usize,
+                s[1] as usize,
+                &flat(&l.ws).map_err(e)?,
+                bias.as_deref(),
+            )
+        };
+        let one_by_one = |ws: &Tensor, bs: Option<&Tensor>| -> Result<Dense, String> {
+            let s = ws.size();
+            let bias = bs.map(flat).transpose().map_err(e)?;
+            Dense::new(
+                s[0] as usize,
+                s[1] as usize,
+                &flat(ws).map_err(e)?,
+                bias.as_deref(),
+            )
+        };
+        let blocks = self
+            .blocks
+            .iter()
+            .map(|b| {
+                Ok(CpuBlock {
+                    a: conv3(&b.a)?,
+                    b: conv3(&b.b)?,
+                    gpool: b.gpool.as_ref().map(linear).transpose()?,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let (vw, vb) = self.value_conv.folded_fp32();
+        let heads = Heads {
+            value_conv: one_by_one(&vw, Some(&vb))?,
+            value_fc1: linear(&self.value_fc1)?,
+            value_fc2: linear(&self.value_fc2)?,
+            material_fc: linear(&self.material_fc)?,
+            policy: one_by_one(&self.policy.ws, self.policy.bs.as_ref())?,
+            shot: self
+                .shot
+                .as_ref()
+                .map(|s| one_by_one(&s.ws, s.bs.as_ref()))
+                .transpose()?,
+            drop_context: linear(&self.drop_context)?,
+            drop_embed: flat(&self.drop_embed).map_err(e)?,
+            promo_embed: flat(&self.promo_embed).map_err(e)?,
+            head_dim: self.head_dim as usize,
+        };
+        CpuNet::new(height, width, c, blocks, heads)
+    }
 }

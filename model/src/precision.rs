@@ -30,11 +30,39 @@ impl Precision {
     }
 }
 
+/// How a model prepared to play runs its inference pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inference {
+    /// Through libtorch's tensors, the trunk in this format.
+    Tensors(Precision),
+    /// In koma's loops on a CPU with AVX-512 ([`crate::cpu_net`]), the convolutions in this
+    /// format (fp32 or bf16).
+    Loops(Precision),
+}
+
+impl Inference {
+    /// Whether the pass runs in koma's loops.
+    pub fn is_loops(self) -> bool {
+        matches!(self, Inference::Loops(_))
+    }
+}
+
+impl std::fmt::Display for Inference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Inference::Tensors(p) => write!(f, "libtorch {}", PrecisionChoice::Fixed(*p)),
+            Inference::Loops(p) => write!(f, "loops {}", PrecisionChoice::Fixed(*p)),
+        }
+    }
+}
+
 /// What the user asks for: a format, or `auto`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PrecisionChoice {
     /// fp16 on CUDA; on a CPU, bf16 where it has native bf16 arithmetic and a probe of one
-    /// trunk block measures bf16 faster than fp32 there ([`crate::bf16_probe`]), else fp32.
+    /// trunk block measures bf16 faster than fp32 there ([`crate::bf16_probe`]), else fp32;
+    /// and on a CPU with AVX-512, whichever of that and koma's loops in fp32 or bf16 runs the
+    /// model fastest ([`crate::Model::prepare_to_play`]).
     #[default]
     Auto,
     /// A fixed format.

@@ -88,12 +88,8 @@ impl SparseStem {
     /// The stem's activations (the convolution, then ReLU) of each position, channels last:
     /// a tensor `[B, C, H, W]` whose memory is `[B, H, W, C]`, as the folded trunk reads it.
     pub fn forward(&self, features: &[&Features]) -> Tensor {
-        let (c, squares) = (self.channels, self.height * self.width);
-        let mut out = vec![0.0f32; features.len() * squares * c];
-        for (f, rows) in features.iter().zip(out.chunks_exact_mut(squares * c)) {
-            self.position(f, rows);
-        }
-        Tensor::from_slice(&out)
+        let c = self.channels;
+        Tensor::from_slice(&self.rows(features))
             .view([
                 features.len() as i64,
                 self.height as i64,
@@ -101,6 +97,16 @@ impl SparseStem {
                 c as i64,
             ])
             .permute([0, 3, 1, 2])
+    }
+
+    /// The stem's activations of each position as rows, `[B, squares, C]`.
+    pub fn rows(&self, features: &[&Features]) -> Vec<f32> {
+        let (c, squares) = (self.channels, self.height * self.width);
+        let mut out = vec![0.0f32; features.len() * squares * c];
+        for (f, rows) in features.iter().zip(out.chunks_exact_mut(squares * c)) {
+            self.position(f, rows);
+        }
+        out
     }
 
     /// One position's activations into `rows` (`[squares, C]`). A version with the channel

@@ -414,36 +414,65 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
     let evaluators = cfg.selfplay.evaluator_threads();
     let device = koma_trainer::session::parse_device(&cfg.device)?;
     tch::set_num_threads(cfg.threads());
-    let precision = cfg.precision_choice()?.resolve(device);
-    // The network as self-play runs it: batch normalisation folded, the trunk in the
-    // configured precision; the reference is the same network in plain fp32. Seeded, so that
-    // the copies of a pool of evaluators hold the same weights.
-    let fast_model = || {
+    let choice = cfg.precision_choice()?;
+    let seeded = || {
         tch::manual_seed(1);
-        let mut m = Model::new(&v, &cfg.model, device);
-        m.optimize_for_inference(precision);
+        Model::new(&v, &cfg.model, device)
+    };
+    // The network as self-play runs it: batch normalisation folded, the trunk in the
+    // configured precision or koma's fp32 loops, whichever measured faster; the reference is
+    // the same network in plain fp32. Seeded, so that the copies of a pool of evaluators hold
+    // the same weights.
+    let fast_model = || {
+        let mut m = seeded();
+        m.prepare_to_play(choice);
         m
     };
     let batch = cfg.selfplay.workers.max(1) * cfg.selfplay.games_per_worker;
     let fp32 = bench_network(&Model::new(&v, &cfg.model, device), &v, batch, a.seconds);
-    let raw = bench_network(&fast_model(), &v, batch, a.seconds);
+    let fast = fast_model();
+    let inference = fast
+        .inference()
+        .map_or("unprepared".into(), |i| i.to_string());
+    let raw = bench_network(&fast, &v, batch, a.seconds);
     println!(
-        "bench network: {raw:.0} positions/s folded, {precision:?} (batch {batch}, {} blocks x {} channels, {device:?}); fp32 reference {fp32:.0} positions/s; ratio {:.2} (target 1.8)",
+        "bench network: {raw:.0} positions/s folded, {inference} (batch {batch}, {} blocks x {} channels, {device:?}); fp32 reference {fp32:.0} positions/s; ratio {:.2} (target 1.8)",
         cfg.model.blocks, cfg.model.channels, raw / fp32
     );
-    // The throughput curve: what each batch size gives, to size self-play's batches by.
-    let fast = fast_model();
-    let curve: Vec<String> = [8usize, 16, 32, 64, 128, 256]
-        .iter()
-        .map(|&b| {
-            let r = bench_network(&fast, &v, b, a.seconds / 6.0);
-            format!("{b}:{r:.0}")
-        })
-        .collect();
+    // The throughput curve: what each batch size gives, to size self-play's batches by;
+    // where the CPU can run koma's loops, both ways, to show what the choice rests on.
+    let curve = |m: &Model| {
+        [8usize, 16, 32, 64, 128, 256]
+            .iter()
+            .map(|&b| format!("{b}:{:.0}", bench_network(m, &v, b, a.seconds / 6.0)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     println!(
-        "bench network curve (batch:positions/s, fast path): {}",
-        curve.join(" ")
+        "bench network curve (batch:positions/s, fast path, {inference}): {}",
+        curve(&fast)
     );
+    if device == tch::Device::Cpu && koma_model::cpu_net::available() {
+        use koma_model::Precision;
+        let ways = [
+            (choice.resolve(device), false),
+            (Precision::Fp32, true),
+            (Precision::Bf16, true),
+        ];
+        for (p, loops) in ways {
+            let mut other = seeded();
+            other.prepare_inference(p, loops);
+            match other.inference() {
+                Some(i) if Some(i) != fast.inference() && (loops == i.is_loops()) => {
+                    println!(
+                        "bench network curve (batch:positions/s, {i}): {}",
+                        curve(&other)
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
     let pool = || (0..evaluators).map(|_| fast_model()).collect::<Vec<_>>();
     let (pipeline, _) = run_selfplay(&cfg, &v, pool(), a.seconds, f64::INFINITY);
     println!(

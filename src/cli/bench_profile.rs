@@ -9,7 +9,7 @@
 
 use anyhow::Context;
 use koma_mcts::{search, SearchConfig, Tree, UniformEvaluator};
-use koma_model::{Model, Precision, Request};
+use koma_model::{Inference, Model, Precision, Request};
 use koma_rules::mate::Budget;
 use koma_rules::{Move, PieceValues, Position, Variant};
 use koma_trainer::optimizer::Sgd;
@@ -146,11 +146,9 @@ pub fn run(
     let batch = (sp.workers.max(1) * sp.games_per_worker).min(requests.len());
     let fp32 = network_us(&model, &requests, batch, slice);
     let mut fast = Model::new(v, &cfg.model, Device::Cpu);
-    let precision = cfg
-        .precision_choice()
-        .map(|c| c.resolve(Device::Cpu))
-        .unwrap_or(Precision::Fp32);
-    fast.optimize_for_inference(precision);
+    let choice = cfg.precision_choice().unwrap_or_default();
+    let precision = choice.resolve(Device::Cpu);
+    let inference = fast.prepare_to_play(choice);
     let network = network_us(&fast, &requests, batch, slice);
     let (stem_us, trunk) = {
         let refs: Vec<&Request> = requests.iter().take(batch).collect();
@@ -163,9 +161,12 @@ pub fn run(
         let stem_us = per_call(&mut [()], slice / 2.0, |_| {
             let _ = std::hint::black_box(fast.stem_activations(&refs));
         }) / batch as f64;
-        let trunk = per_call(&mut [()], slice / 2.0, |_| {
-            let _ = std::hint::black_box(fast.trunk_features(&stem));
-        }) / batch as f64;
+        // In the loops the trunk and the heads are one pass, timed as a whole.
+        let trunk = (!matches!(inference, Inference::Loops(_))).then(|| {
+            per_call(&mut [()], slice / 2.0, |_| {
+                let _ = std::hint::black_box(fast.trunk_features(&stem));
+            }) / batch as f64
+        });
         (stem_us, trunk)
     };
     let train = train_step_us(&model, &requests, cfg.trainer.batch_size, slice, false)?;
@@ -201,16 +202,28 @@ pub fn run(
         ("input encoding", encode * sims_per_move),
         ("tree (select, expand, back up)", tree * sims_per_move),
         ("network: input (sparse stem)", stem_us * sims_per_move),
-        ("network: trunk (residual blocks)", trunk * sims_per_move),
-        (
-            "network: heads (move scoring, value)",
-            (network - stem_us - trunk).max(0.0) * sims_per_move,
-        ),
-        ("trainer (its share per position)", trainer_per_position),
     ];
+    let network_rows = match trunk {
+        Some(trunk) => vec![
+            ("network: trunk (residual blocks)", trunk * sims_per_move),
+            (
+                "network: heads (move scoring, value)",
+                (network - stem_us - trunk).max(0.0) * sims_per_move,
+            ),
+        ],
+        None => vec![(
+            "network: trunk and heads (fp32 loops)",
+            (network - stem_us).max(0.0) * sims_per_move,
+        )],
+    };
+    let rows: Vec<(&str, f64)> = rows
+        .into_iter()
+        .chain(network_rows)
+        .chain([("trainer (its share per position)", trainer_per_position)])
+        .collect();
     let total: f64 = rows.iter().map(|r| r.1).sum();
     println!(
-        "bench profile: {} with its CPU preset ({} x {} network, {:.1} simulations per move, {precision:?}), microseconds per self-play position on one core:",
+        "bench profile: {} with its CPU preset ({} x {} network, {:.1} simulations per move, {inference}), microseconds per self-play position on one core:",
         v.id, cfg.model.blocks, cfg.model.channels, sims_per_move
     );
     println!("| stage | us per position | share |");

@@ -116,9 +116,11 @@ pub struct RunConfig {
     /// libtorch threads per process (0: half the cores, at least 1).
     #[serde(default)]
     pub torch_threads: usize,
-    /// Number format of self-play's network: `auto` (fp16 on CUDA; bf16 on a CPU with native
-    /// bf16 where it measures faster than fp32, else fp32), `fp32`, `bf16` or `fp16`. Training
-    /// has its own setting, `[trainer] precision`.
+    /// Number format of self-play's network: `auto` (fp16 on CUDA; on a CPU the fastest of
+    /// libtorch, in bf16 where the CPU has native bf16 and it measures faster than fp32, and,
+    /// with AVX-512, koma's own loops in fp32 or bf16, timed on the model at its first load),
+    /// `fp32`, `bf16` or `fp16` (on a CPU with AVX-512, fp32 and bf16 run in the loops).
+    /// Training has its own setting, `[trainer] precision`.
     #[serde(default = "default_precision")]
     pub precision: String,
     /// Network.

@@ -145,7 +145,7 @@ pub fn load_model(
         .resolve()
         .map_err(|e| LoadError::Device(e.to_string()))?;
     let mut model = Model::load(&with_suffix(&stem, META_SUFFIX), &variant, None, device)?;
-    model.optimize_for_inference(precision.resolve(device));
+    model.prepare_to_play(precision);
     let step = model.meta.step;
     Ok(LoadedModel {
         model,

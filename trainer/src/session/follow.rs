@@ -2,7 +2,7 @@
 //! newer one the evaluators switch to, checked against its SHA-256 before it is loaded.
 
 use crate::session::options::RunOptions;
-use koma_model::{Model, Precision, Reloader};
+use koma_model::{Model, PrecisionChoice, Reloader};
 use koma_rules::Variant;
 use koma_store::backoff::{sleep_unless, Backoff};
 use koma_store::{publish, Store, StoreError};
@@ -17,8 +17,9 @@ use tch::Device;
 pub struct Placement {
     /// The device.
     pub device: Device,
-    /// The number format of inference.
-    pub precision: Precision,
+    /// The number format of inference, as configured (`auto` is resolved per model load:
+    /// [`koma_model::Model::prepare_to_play`]).
+    pub precision: PrecisionChoice,
 }
 
 /// `copies` loads of a published model, one for each evaluator thread: its weights
@@ -39,7 +40,7 @@ fn load_published(
                     key: l.key.clone(),
                     reason: e.to_string(),
                 })?;
-            m.optimize_for_inference(at.precision);
+            m.prepare_to_play(at.precision);
             Ok(m)
         })
         .collect()

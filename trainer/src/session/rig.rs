@@ -37,14 +37,16 @@ impl SelfplayRig {
         let cache = opts.run_dir.join("cache").join(&opts.worker_prefix);
         let at = Placement {
             device,
-            precision: opts.config.precision_choice()?.resolve(device),
+            precision: opts.config.precision_choice()?,
         };
-        tracing::info!("self-play's network: {device:?}, {:?}", at.precision);
         let sp = opts.selfplay();
         let evaluators = sp.evaluator_threads();
         let Some(models) = newest_model(&store, &cache, opts, at, evaluators)? else {
             return Ok(None);
         };
+        if let Some(inference) = models[0].inference() {
+            tracing::info!("self-play's network: {device:?}, {inference}");
+        }
         let stats = Arc::new(Stats::default());
         let stop = Arc::new(AtomicBool::new(false));
         let step = models[0].meta.step;
