@@ -621,6 +621,47 @@ struct Step {
     g: usize,
 }
 
+/// A tile of `N` squares by `V` registers of output channels, each square's holding the
+/// convolution's bias.
+///
+/// # Safety
+/// Needs AVX-512F; registers `at.g..at.g + V` must lie within the padded channels.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn bias_tile<const V: usize, const N: usize>(conv: &Conv3, at: Step) -> [[__m512; V]; N] {
+    let b = conv.bias.as_ptr();
+    let mut acc = [[unsafe { _mm512_setzero_ps() }; V]; N];
+    for row in acc.iter_mut() {
+        for (v, sum) in row.iter_mut().enumerate() {
+            // SAFETY: the caller's features and bounds.
+            *sum = unsafe { _mm512_loadu_ps(b.add((at.g + v) * LANES)) };
+        }
+    }
+    acc
+}
+
+/// Writes a tile of sums to its squares of the padded board at `op`.
+///
+/// # Safety
+/// Needs AVX-512F; `at` and `geo` must describe squares and channels inside the board.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn store_tile<const V: usize, const N: usize>(
+    acc: &[[__m512; V]; N],
+    op: *mut f32,
+    geo: Geometry,
+    at: Step,
+) {
+    let pw = geo.width + 2;
+    for (n, row) in acc.iter().enumerate() {
+        let ob = ((at.y + 1) * pw + at.x + n + 1) * geo.cp + at.g * LANES;
+        for (v, &sum) in row.iter().enumerate() {
+            // SAFETY: the caller's features and bounds.
+            unsafe { _mm512_storeu_ps(op.add(ob + v * LANES), sum) };
+        }
+    }
+}
+
 /// `N` squares of row `at.y` from `at.x`, `V` registers of output channels from register
 /// `at.g`: bias plus the nine taps' sums, each tap's weights loaded once for all `N` squares.
 /// Returns `N`.
@@ -640,12 +681,7 @@ unsafe fn conv_run<const V: usize, const N: usize>(
     let pw = geo.width + 2;
     let (ip, wp, op) = (inp.as_ptr(), conv.weight.as_ptr(), out.as_mut_ptr());
     unsafe {
-        let mut acc = [[_mm512_setzero_ps(); V]; N];
-        for n in 0..N {
-            for v in 0..V {
-                acc[n][v] = _mm512_loadu_ps(conv.bias.as_ptr().add((at.g + v) * LANES));
-            }
-        }
+        let mut acc = bias_tile::<V, N>(conv, at);
         for dy in 0..3 {
             for dx in 0..3 {
                 let wb = (dy * 3 + dx) * geo.c * geo.cp + at.g * LANES;
@@ -664,12 +700,7 @@ unsafe fn conv_run<const V: usize, const N: usize>(
                 }
             }
         }
-        for n in 0..N {
-            let ob = ((at.y + 1) * pw + at.x + n + 1) * geo.cp + at.g * LANES;
-            for v in 0..V {
-                _mm512_storeu_ps(op.add(ob + v * LANES), acc[n][v]);
-            }
-        }
+        store_tile(&acc, op, geo, at);
     }
     N
 }
@@ -694,12 +725,7 @@ unsafe fn conv_run_bf16<const V: usize, const N: usize>(
     let pairs = geo.c.div_ceil(2);
     let (ip, wp, op) = (inp.as_ptr(), conv.weight_bf16.as_ptr(), out.as_mut_ptr());
     unsafe {
-        let mut acc = [[_mm512_setzero_ps(); V]; N];
-        for n in 0..N {
-            for v in 0..V {
-                acc[n][v] = _mm512_loadu_ps(conv.bias.as_ptr().add((at.g + v) * LANES));
-            }
-        }
+        let mut acc = bias_tile::<V, N>(conv, at);
         for dy in 0..3 {
             for dx in 0..3 {
                 let wb = ((dy * 3 + dx) * pairs * geo.cp + at.g * LANES) * 2;
@@ -723,12 +749,7 @@ unsafe fn conv_run_bf16<const V: usize, const N: usize>(
                 }
             }
         }
-        for n in 0..N {
-            let ob = ((at.y + 1) * pw + at.x + n + 1) * geo.cp + at.g * LANES;
-            for v in 0..V {
-                _mm512_storeu_ps(op.add(ob + v * LANES), acc[n][v]);
-            }
-        }
+        store_tile(&acc, op, geo, at);
     }
     N
 }
