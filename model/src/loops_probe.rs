@@ -8,11 +8,9 @@
 //! On an Intel host libtorch's bf16 ran slower than its fp32. So `auto` runs the network
 //! itself every way on a batch of positions and keeps the fastest.
 
-use crate::{Model, Precision};
-use koma_rules::Position;
+use crate::Precision;
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::time::Instant;
 
 /// A challenger must take at most this share of the incumbent's time: near ties (where
 /// noise picks the winner) stay with libtorch, the way chosen before the loops existed, and
@@ -21,17 +19,22 @@ const MARGIN: f64 = 0.9;
 
 /// Positions in the probe's batch: between play's batches of 8 and self-play's of 64 and
 /// more, since a model serves whichever it is loaded for.
-const BATCH: usize = 16;
+pub(crate) const BATCH: usize = 16;
 
 /// Decisions so far, by variant and network shape.
 static DECIDED: Mutex<Option<HashMap<String, (Precision, bool)>>> = Mutex::new(None);
 
-/// The fastest way to run `model` (the trunk's format, and whether in the loops) among
-/// libtorch in `tensors` and the loops in fp32 and, where the CPU has AVX512-BF16, bf16;
-/// measured on first use for its variant and shape, then remembered. Leaves the model
-/// prepared in some way; the caller prepares it as chosen.
-pub(crate) fn fastest(model: &mut Model, tensors: Precision) -> (Precision, bool) {
-    let key = format!("{} {:?} {tensors:?}", model.meta.variant, model.meta.arch);
+/// The fastest way to run a network (the trunk's format, and whether in the loops) among
+/// libtorch in `tensors` and the loops in fp32 and, with `bf16_loops`, bf16. `time` prepares
+/// the network one way and returns its time for a batch of [`BATCH`] positions. Measured on
+/// first use for `key` (the variant and network shape), then remembered.
+pub(crate) fn fastest(
+    key: String,
+    tensors: Precision,
+    bf16_loops: bool,
+    mut time: impl FnMut(Precision, bool) -> f64,
+) -> (Precision, bool) {
+    let key = format!("{key} {tensors:?}");
     if let Some(&d) = DECIDED
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -40,34 +43,10 @@ pub(crate) fn fastest(model: &mut Model, tensors: Precision) -> (Precision, bool
     {
         return d;
     }
-    let requests = probe_requests(model);
-    let bf16_possible = model.loops_possible(Precision::Bf16);
-    let mut time = |p: Precision, loops: bool| {
-        model.prepare_inference(p, loops);
-        let refs: Vec<_> = requests.iter().collect();
-        for _ in 0..2 {
-            std::hint::black_box(model.evaluate_requests(&refs));
-        }
-        (0..6)
-            .map(|_| {
-                let t = Instant::now();
-                std::hint::black_box(model.evaluate_requests(&refs));
-                t.elapsed().as_secs_f64() * 1e6
-            })
-            .fold(f64::INFINITY, f64::min)
-    };
     let tensors_us = time(tensors, false);
     let fp32_us = time(Precision::Fp32, true);
-    let bf16_us = bf16_possible.then(|| time(Precision::Bf16, true));
-    let (loops, loops_us) = match bf16_us {
-        Some(b) if b <= MARGIN * fp32_us => (Precision::Bf16, b),
-        _ => (Precision::Fp32, fp32_us),
-    };
-    let choice = if loops_us <= MARGIN * tensors_us {
-        (loops, true)
-    } else {
-        (tensors, false)
-    };
+    let bf16_us = bf16_loops.then(|| time(Precision::Bf16, true));
+    let choice = choose(tensors, tensors_us, fp32_us, bf16_us);
     tracing::info!(
         tensors_us = format!("{tensors_us:.0}"),
         loops_fp32_us = format!("{fp32_us:.0}"),
@@ -84,20 +63,39 @@ pub(crate) fn fastest(model: &mut Model, tensors: Precision) -> (Precision, bool
     choice
 }
 
-/// A batch of positions a few moves into the game (a different legal move each time), so
-/// that the batch holds different boards.
-fn probe_requests(model: &Model) -> Vec<crate::Request> {
-    let mut pos = Position::start(model.encoder().variant());
-    (0..BATCH)
-        .map(|i| {
-            let moves = pos.legal_moves();
-            let request = model.prepare(&pos, &moves);
-            if let Some(&mv) = moves.get(i * 7 % moves.len().max(1)) {
-                if pos.outcome().is_none() {
-                    pos.make_move(mv);
-                }
-            }
-            request
-        })
-        .collect()
+/// The choice from the timings: bf16 loops over fp32 loops, and the loops over libtorch,
+/// each only when faster by the margin.
+fn choose(
+    tensors: Precision,
+    tensors_us: f64,
+    fp32_us: f64,
+    bf16_us: Option<f64>,
+) -> (Precision, bool) {
+    let (loops, loops_us) = match bf16_us {
+        Some(b) if b <= MARGIN * fp32_us => (Precision::Bf16, b),
+        _ => (Precision::Fp32, fp32_us),
+    };
+    if loops_us <= MARGIN * tensors_us {
+        (loops, true)
+    } else {
+        (tensors, false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_way_wins_only_by_the_margin() {
+        let (t, f, b) = (Precision::Bf16, Precision::Fp32, Precision::Bf16);
+        // The bf16 loops clearly fastest.
+        assert_eq!(choose(t, 100.0, 80.0, Some(50.0)), (b, true));
+        // bf16 loops within 10% of fp32 loops: fp32 loops, which beat libtorch.
+        assert_eq!(choose(t, 100.0, 80.0, Some(75.0)), (f, true));
+        // The loops within 10% of libtorch: libtorch stays.
+        assert_eq!(choose(t, 100.0, 95.0, Some(92.0)), (t, false));
+        // No bf16 loops on this CPU.
+        assert_eq!(choose(Precision::Fp32, 100.0, 60.0, None), (f, true));
+    }
 }

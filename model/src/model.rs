@@ -142,12 +142,52 @@ impl Model {
         let device = self.device();
         let precision = choice.resolve(device);
         if choice == PrecisionChoice::Auto && self.loops_possible(Precision::Fp32) {
-            let (p, loops) = crate::loops_probe::fastest(self, precision);
+            let key = format!("{} {:?}", self.meta.variant, self.meta.arch);
+            let bf16_loops = self.loops_possible(Precision::Bf16);
+            let requests = self.probe_requests(crate::loops_probe::BATCH);
+            let refs: Vec<&Request> = requests.iter().collect();
+            let (p, loops) = crate::loops_probe::fastest(key, precision, bf16_loops, |p, loops| {
+                self.prepare_inference(p, loops);
+                self.fastest_pass_us(&refs)
+            });
             self.prepare_inference(p, loops);
         } else {
             self.optimize_for_inference(precision);
         }
         self.inference().unwrap_or(Inference::Tensors(precision))
+    }
+
+    /// The fastest of several evaluations of `requests`, in microseconds, after two to warm
+    /// up: what [`crate::loops_probe`] compares.
+    fn fastest_pass_us(&self, requests: &[&Request]) -> f64 {
+        for _ in 0..2 {
+            std::hint::black_box(self.evaluate_requests(requests));
+        }
+        (0..6)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                std::hint::black_box(self.evaluate_requests(requests));
+                t.elapsed().as_secs_f64() * 1e6
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// `n` positions a few moves into the game (a different legal move each time), so that a
+    /// timed batch holds different boards.
+    fn probe_requests(&self, n: usize) -> Vec<Request> {
+        let mut pos = Position::start(self.encoder.variant());
+        (0..n)
+            .map(|i| {
+                let moves = pos.legal_moves();
+                let request = self.prepare(&pos, &moves);
+                if let Some(&mv) = moves.get(i * 7 % moves.len().max(1)) {
+                    if pos.outcome().is_none() {
+                        pos.make_move(mv);
+                    }
+                }
+                request
+            })
+            .collect()
     }
 
     /// How the model runs its inference pass, once prepared.
