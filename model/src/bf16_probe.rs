@@ -60,22 +60,30 @@ pub fn probe() -> ProbeTimes {
                 y += &x;
                 y
             };
-            for _ in 0..3 {
+            fastest_us(3, 12, || {
                 let _ = std::hint::black_box(pass());
-            }
-            (0..12)
-                .map(|_| {
-                    let t = Instant::now();
-                    let _ = std::hint::black_box(pass());
-                    t.elapsed().as_secs_f64() * 1e6
-                })
-                .fold(f64::INFINITY, f64::min)
+            })
         };
         ProbeTimes {
             bf16_us: time(Kind::BFloat16),
             fp32_us: time(Kind::Float),
         }
     })
+}
+
+/// The fastest of `runs` timed calls of `f`, in microseconds, after `warm_up` untimed ones:
+/// the probes' measure, the minimum being the least disturbed by other work.
+pub(crate) fn fastest_us(warm_up: usize, runs: usize, mut f: impl FnMut()) -> f64 {
+    for _ in 0..warm_up {
+        f();
+    }
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1e6
+        })
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// Whether bf16 is the faster trunk format on this CPU: the probe, run on first use.

@@ -303,19 +303,9 @@ impl CpuNet {
         self.bf16
     }
 
-    /// Whether the convolutions run in bf16.
-    pub fn is_bf16(&self) -> bool {
-        self.bf16
-    }
-
     /// Squares of the board.
-    pub fn squares(&self) -> usize {
+    fn squares(&self) -> usize {
         self.height * self.width
-    }
-
-    /// Trunk channels.
-    pub fn channels(&self) -> usize {
-        self.channels
     }
 
     /// The pass from the stem's activations `stem` (`[B, squares, channels]`, after ReLU) to

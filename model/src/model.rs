@@ -72,9 +72,8 @@ pub struct Model {
     encoder: Encoder,
     /// Metadata (step and games are updated by the trainer).
     pub meta: ModelMeta,
-    /// Set once the model is prepared for inference: the trunk's format, and whether the
-    /// pass after the stem runs in koma's loops ([`CpuNet`]).
-    precision: Option<(Precision, bool)>,
+    /// Set once the model is prepared for inference.
+    precision: Option<Precision>,
     /// The pass after the stem in plain loops, where chosen ([`Model::prepare_to_play`]).
     cpu_net: Option<CpuNet>,
     /// The stem read from sparse inputs, once the model is prepared for inference on the CPU.
@@ -160,16 +159,9 @@ impl Model {
     /// The fastest of several evaluations of `requests`, in microseconds, after two to warm
     /// up: what [`crate::loops_probe`] compares.
     fn fastest_pass_us(&self, requests: &[&Request]) -> f64 {
-        for _ in 0..2 {
+        crate::bf16_probe::fastest_us(2, 6, || {
             std::hint::black_box(self.evaluate_requests(requests));
-        }
-        (0..6)
-            .map(|_| {
-                let t = std::time::Instant::now();
-                std::hint::black_box(self.evaluate_requests(requests));
-                t.elapsed().as_secs_f64() * 1e6
-            })
-            .fold(f64::INFINITY, f64::min)
+        })
     }
 
     /// `n` positions a few moves into the game (a different legal move each time), so that a
@@ -192,7 +184,7 @@ impl Model {
 
     /// How the model runs its inference pass, once prepared.
     pub fn inference(&self) -> Option<Inference> {
-        self.precision.map(|(p, _)| {
+        self.precision.map(|p| {
             if self.cpu_net.is_some() {
                 Inference::Loops(p)
             } else {
@@ -241,7 +233,7 @@ impl Model {
                 }
             }
         }
-        self.precision = Some((precision, self.cpu_net.is_some()));
+        self.precision = Some(precision);
     }
 
     /// Runs the convolutions of training passes in `precision` (mixed precision: weights,
@@ -252,7 +244,7 @@ impl Model {
 
     /// The precision the model plays in, once prepared for inference.
     pub fn precision(&self) -> Option<Precision> {
-        self.precision.map(|(p, _)| p)
+        self.precision
     }
 
     /// The input encoder.
@@ -588,8 +580,8 @@ impl Model {
             reason: e.to_string(),
         })?;
         // A model prepared for inference plays with the new weights too, the same way.
-        if let Some((p, loops)) = self.precision {
-            self.prepare_inference(p, loops);
+        if let Some(p) = self.precision {
+            self.prepare_inference(p, self.cpu_net.is_some());
         }
         Ok(())
     }
