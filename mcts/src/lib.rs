@@ -7,6 +7,7 @@
 //! The network is reached only through the [`Evaluator`] trait, so tests and benchmarks use
 //! the [`UniformEvaluator`].
 
+pub mod alphabeta;
 mod config;
 pub mod driver;
 mod evaluator;

@@ -5,11 +5,11 @@
 //! engine exists: a depth-2 search already never leaves a piece hanging and takes what is
 //! offered, which is exactly what a network must learn first.
 //!
-//! - [`search`]: the searcher itself;
+//! - the searcher itself lives with the search (`koma_mcts::alphabeta`), since play's
+//!   tactics check of its chosen move runs it too; it is re-exported here;
 //! - [`spec`]: the player string and its settings.
 
-pub mod search;
 pub mod spec;
 
-pub use search::{AlphaBeta, SearchLimits, SearchOutcome};
+pub use koma_mcts::alphabeta::{AlphaBeta, SearchLimits, SearchOutcome};
 pub use spec::AlphaBetaSpec;

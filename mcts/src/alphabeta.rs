@@ -3,6 +3,10 @@
 //! before them, and a quiescence search over captures so that a depth never ends in the
 //! middle of an exchange. Before the tree search the root gets a proof-number mate search,
 //! so a forced mate is played whatever the depth.
+//!
+//! It is the arena's classical baseline (`alphabeta:depth=N`) and, through
+//! [`AlphaBeta::score_root`] and [`AlphaBeta::score_move`], the tactics check of the move
+//! play's tree search chooses (`tactics.rs`).
 
 use koma_rules::mate::{MateAnswer, MateSolver};
 use koma_rules::{Color, Move, PieceValues, Position, Variant};
@@ -89,6 +93,8 @@ pub struct AlphaBeta {
     contempt: i32,
     /// The side to move at the root of the current search.
     root: Color,
+    /// Entries the transposition table may hold before a search starts it afresh.
+    table_limit: usize,
 }
 
 impl AlphaBeta {
@@ -105,7 +111,16 @@ impl AlphaBeta {
             mate: MateSolver::new(ROOT_MATE_NODES, ROOT_MATE_DEPTH),
             contempt: 0,
             root: Color::Black,
+            table_limit: 4_000_000,
         }
+    }
+
+    /// The searcher with a smaller transposition table: `entries` before a search starts it
+    /// afresh (4,000,000 by default, a few hundred megabytes). Play's tactics check keeps one
+    /// searcher per tree, and an arena runs many trees at once.
+    pub fn with_table_limit(mut self, entries: usize) -> AlphaBeta {
+        self.table_limit = entries;
+        self
     }
 
     /// The searcher with contempt: a draw (a repetition on the searched line, or a game drawn
@@ -149,10 +164,7 @@ impl AlphaBeta {
     /// Searches `pos` (left as it was) within `limits`; `None` when the game is over.
     pub fn search(&mut self, pos: &mut Position, limits: SearchLimits) -> Option<SearchOutcome> {
         let began = Instant::now();
-        self.nodes = 0;
-        self.root = pos.side_to_move();
-        self.out_of_time = false;
-        self.deadline = limits.time.map(|t| began + t);
+        self.start(pos, limits.time.map(|t| began + t));
         let legal = pos.legal_moves();
         if legal.is_empty() || pos.outcome_given(false).is_some() {
             return None;
@@ -165,9 +177,6 @@ impl AlphaBeta {
                 nodes: self.mate.nodes,
                 mate: true,
             });
-        }
-        if self.table.len() > 4_000_000 {
-            self.table.clear();
         }
         let mut best = SearchOutcome {
             best: legal[0],
@@ -192,6 +201,69 @@ impl AlphaBeta {
         }
         best.nodes = self.nodes;
         Some(best)
+    }
+
+    /// Readies a search of `pos`: its side to move, clock and node count.
+    fn start(&mut self, pos: &Position, deadline: Option<Instant>) {
+        self.nodes = 0;
+        self.root = pos.side_to_move();
+        self.out_of_time = false;
+        self.deadline = deadline;
+        if self.table.len() > self.table_limit {
+            self.table.clear();
+        }
+    }
+
+    /// The best move of `pos` (left as it was) and its score for the side to move, searched
+    /// to `depth` plies and quiescence by iterative deepening, without the root's mate search.
+    /// `None` when the game is over there or `deadline` passed before `depth` was done.
+    pub fn score_root(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        deadline: Option<Instant>,
+    ) -> Option<(Move, i32)> {
+        self.start(pos, deadline);
+        if pos.outcome_given(false).is_some() || past(deadline) {
+            return None;
+        }
+        let mut score = 0;
+        for d in 1..=depth.max(1) {
+            score = self.negamax(pos, d, -MATE, MATE, 0);
+            if self.out_of_time {
+                return None;
+            }
+            if score.abs() >= MATE_BOUND {
+                break;
+            }
+        }
+        let best = self.table.get(&pos.hash()).and_then(|e| e.best)?;
+        Some((best, score))
+    }
+
+    /// The score of playing `mv` (legal) in `pos` (left as it was), for the side to move, on
+    /// the scale of [`AlphaBeta::score_root`] at the same `depth`: `mv` is the first of the
+    /// `depth` plies. `None` when `deadline` passed first.
+    pub fn score_move(
+        &mut self,
+        pos: &mut Position,
+        mv: Move,
+        depth: u32,
+        deadline: Option<Instant>,
+    ) -> Option<i32> {
+        self.start(pos, deadline);
+        if past(deadline) {
+            return None;
+        }
+        pos.make_move(mv);
+        let score = -self.negamax(pos, depth.max(1) - 1, -MATE, MATE, 1);
+        pos.unmake_move();
+        (!self.out_of_time).then_some(score)
+    }
+
+    /// The unit of the scores: the variant's mean piece value.
+    pub fn mean_value(&self) -> f32 {
+        self.values.mean_value()
     }
 
     /// Legal moves ordered for the search: the table's move, then captures by value taken.
@@ -357,4 +429,9 @@ impl AlphaBeta {
         }
         best
     }
+}
+
+/// Whether `deadline`, if there is one, has passed.
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
 }
