@@ -150,12 +150,15 @@ fn xboard_session_on_hand_shogi() {
         "variants=\"handshogi\"",
         "myname=\"koma hand-shogi",
         "option=\"Contempt -spin 0 -100 100\"",
+        "option=\"Tactics -spin 0 0 4\"",
     ] {
         assert!(features.contains(f), "{f} missing: {features}");
     }
-    // The one option: a value in range is taken silently, others are refused by name.
+    // The options: a value in range is taken silently, others are refused by name.
     e.send("option Contempt=25");
     e.send("option Contempt=250");
+    e.send("option Tactics=3");
+    e.send("option Tactics=-1");
     e.send("option Hash=64");
     let errors: Vec<String> = e
         .sync(2)
@@ -166,6 +169,7 @@ fn xboard_session_on_hand_shogi() {
         errors,
         [
             "Error (Contempt is from -100 to 100): option Contempt=250",
+            "Error (Tactics is from 0 to 4): option Tactics=-1",
             "Error (unknown option): option Hash=64"
         ],
         "{errors:?}"
@@ -173,8 +177,9 @@ fn xboard_session_on_hand_shogi() {
     e.send("protover 2");
     let (features, _) = e.expect_prefix("feature ");
     assert!(
-        features.contains("option=\"Contempt -spin 25 -100 100\""),
-        "the value taken is the one offered: {features}"
+        features.contains("option=\"Contempt -spin 25 -100 100\"")
+            && features.contains("option=\"Tactics -spin 3 0 4\""),
+        "the values taken are the ones offered: {features}"
     );
     e.send("new");
     e.send("variant handshogi");
@@ -426,7 +431,13 @@ fn usi_session_on_hand_shogi() {
     e.send("usi");
     let (_, before) = e.expect_prefix("usiok");
     assert!(before.iter().any(|l| l.starts_with("id name koma")));
-    for option in ["MoveOverhead", "Threads", "Simulations", "Contempt"] {
+    for option in [
+        "MoveOverhead",
+        "Threads",
+        "Simulations",
+        "Contempt",
+        "Tactics",
+    ] {
         assert!(
             before
                 .iter()
@@ -441,6 +452,8 @@ fn usi_session_on_hand_shogi() {
     e.send("setoption name Threads value 0");
     e.send("setoption name Contempt value 30");
     e.send("setoption name Contempt value -101");
+    e.send("setoption name Tactics value 2");
+    e.send("setoption name Tactics value 9");
     e.send("isready");
     let (_, before) = e.expect_prefix("readyok");
     assert!(
@@ -452,18 +465,23 @@ fn usi_session_on_hand_shogi() {
     let errors: Vec<&String> = before.iter().filter(|l| l.contains("error")).collect();
     assert_eq!(
         errors.len(),
-        2,
-        "only Threads 0 and Contempt -101 are refused: {before:?}"
+        3,
+        "only Threads 0, Contempt -101 and Tactics 9 are refused: {before:?}"
     );
     assert!(
         errors[1].contains("Contempt '-101' is not from -100 to 100"),
         "{errors:?}"
     );
+    assert!(
+        errors[2].contains("Tactics '9' is not from 0 to 4"),
+        "{errors:?}"
+    );
     e.send("usi");
     let (_, before) = e.expect_prefix("usiok");
     assert!(
-        before.contains(&"option name Contempt type spin default 30 min -100 max 100".to_owned()),
-        "the value taken is the one offered: {before:?}"
+        before.contains(&"option name Contempt type spin default 30 min -100 max 100".to_owned())
+            && before.contains(&"option name Tactics type spin default 2 min 0 max 4".to_owned()),
+        "the values taken are the ones offered: {before:?}"
     );
     // The strength setting: simulations per move when the GUI sets no limit. Node counts
     // are the current search's, whatever a reused tree held before.

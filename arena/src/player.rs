@@ -1,6 +1,6 @@
 //! The players of a match, as the user names them: `random`, `greedy`, or
 //! `model:PATH[:sims=N][:gumbel][:material=W][:relative=on|off][:mopup=M][:draw=D][:refute=R]`
-//! `[:cpuct=C][:fpu=F]`.
+//! `[:cpuct=C][:fpu=F][:tactics=N]`.
 //!
 //! A [`PlayerSpec`] is only a description (parsing needs no files); the match loads models
 //! when it starts, so that a typo in a player string is reported before anything heavy runs.
@@ -12,7 +12,7 @@ use std::str::FromStr;
 use crate::alphabeta::AlphaBetaSpec;
 use crate::external::{ExternalSpec, Protocol};
 
-use koma_engine::search::ranges::{material_weight, mop_up_weight, within};
+use koma_engine::search::ranges::{material_weight, mop_up_weight, tactics_depth, within};
 use koma_engine::search::search_config;
 /// Simulations per move of a model player when the string does not say.
 pub use koma_engine::search::DEFAULT_SIMS;
@@ -22,7 +22,7 @@ use koma_rules::Variant;
 /// The forms a player string may take, for error messages.
 const FORMS: &str = "random, greedy, alphabeta:depth=N[:millis=T][:contempt=C], \
                      model:PATH[:sims=N][:gumbel][:material=W][:relative=on|off][:mopup=M][:draw=D]\
-                     [:refute=R][:cpuct=C][:fpu=F], or an external engine uci:CMD, \
+                     [:refute=R][:cpuct=C][:fpu=F][:tactics=N], or an external engine uci:CMD, \
                      usi:CMD or xboard:CMD[;go=..][;option:NAME=VALUE]";
 
 /// A player of the arena.
@@ -72,6 +72,9 @@ pub struct ModelPlayer {
     /// First-play urgency's reduction (`SearchConfig::fpu_reduction`); `None` keeps the
     /// default.
     pub fpu: Option<f32>,
+    /// Plies of the tactics check of the moves it is about to play
+    /// (`SearchConfig::tactics_depth`, 0 off); `None` keeps the default.
+    pub tactics: Option<u32>,
 }
 
 impl ModelPlayer {
@@ -88,6 +91,7 @@ impl ModelPlayer {
             refute: None,
             c_puct: None,
             fpu: None,
+            tactics: None,
         }
     }
 
@@ -103,6 +107,7 @@ impl ModelPlayer {
             refute_nodes: self.refute.unwrap_or(base.refute_nodes),
             c_puct: self.c_puct.unwrap_or(base.c_puct),
             fpu_reduction: self.fpu.unwrap_or(base.fpu_reduction),
+            tactics_depth: self.tactics.unwrap_or(base.tactics_depth),
             ..base
         }
     }
@@ -269,11 +274,15 @@ impl FromStr for PlayerSpec {
                         .ok_or_else(|| format!("'{v}' is not a first-play reduction from 0 to 2"))
                 })
                 .map_err(fail)?,
+                ("tactics", v) => {
+                    set_once(&mut player.tactics, key, v, "2", tactics_depth).map_err(fail)?
+                }
                 ("", _) => return Err(fail("an empty option (two ':' in a row?)".into())),
                 (other, _) => {
                     return Err(fail(format!(
                         "unknown model option '{other}' (known: sims=N, gumbel, material=W, \
-                         relative=on|off, mopup=W, draw=D, refute=N, cpuct=C, fpu=F)"
+                         relative=on|off, mopup=W, draw=D, refute=N, cpuct=C, fpu=F, \
+                         tactics=N)"
                     )))
                 }
             }
@@ -337,6 +346,9 @@ impl fmt::Display for PlayerSpec {
                 if let Some(x) = m.fpu {
                     write!(f, ":fpu={x}")?;
                 }
+                if let Some(d) = m.tactics {
+                    write!(f, ":tactics={d}")?;
+                }
                 Ok(())
             }
         }
@@ -363,6 +375,7 @@ mod tests {
             "model:x:sims=8:refute=0",
             "model:x:sims=8:draw=-0.1:refute=5000",
             "model:x:sims=8:refute=0:cpuct=2.5:fpu=0.1",
+            "model:x:sims=8:tactics=2",
             "alphabeta:depth=2",
             "alphabeta:depth=3:millis=500",
         ] {

@@ -99,6 +99,12 @@ fn bad_strings_say_what_is_wrong() {
             "fpu '-0.1' is not a first-play reduction from 0 to 2",
         ),
         ("model:x:fpu", "'fpu' needs a value"),
+        (
+            "model:x:tactics=5",
+            "tactics '5' is not a depth in plies from 0 (off) to 4",
+        ),
+        ("model:x:tactics", "'tactics' needs a value"),
+        ("model:x:tactics=2:tactics=1", "'tactics' is given twice"),
     ];
     for (s, want) in cases {
         let e = parse_err(s);

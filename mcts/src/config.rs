@@ -84,6 +84,16 @@ pub struct SearchConfig {
     /// It shapes the policy a search returns (a self-play policy target); the root value it
     /// reports (a value target) and game results count a draw as 0.
     pub draw_score: f32,
+    /// Plies of the tactics check of the finished search's choice (0: none; `tactics.rs`):
+    /// an alpha-beta search on material with captures to quiescence scores the choice, and a
+    /// choice more than `tactics_margin` below the best move it finds is replaced by the
+    /// search's next candidate within the margin (or the check's own best move). For play
+    /// with networks that do not yet see short tactics; self-play leaves it off, so the
+    /// network learns from its own choices.
+    pub tactics_depth: u32,
+    /// How far below the tactics check's best move (in mean piece values) the search's choice
+    /// may score and still be played.
+    pub tactics_margin: f32,
 }
 
 impl Default for SearchConfig {
@@ -109,6 +119,8 @@ impl Default for SearchConfig {
             relative_material: false,
             mop_up: 0.0,
             draw_score: 0.0,
+            tactics_depth: 0,
+            tactics_margin: 1.0,
         }
     }
 }

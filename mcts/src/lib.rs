@@ -19,6 +19,7 @@ mod refute;
 mod run;
 mod search;
 mod shared;
+mod tactics;
 mod tree;
 
 pub use config::SearchConfig;

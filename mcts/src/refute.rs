@@ -101,6 +101,11 @@ impl Refutations {
         self.last = last;
     }
 
+    /// When the checks of the finished search's choice must stop, if its search has a clock.
+    pub(crate) fn last_deadline(&self) -> Option<Instant> {
+        self.last
+    }
+
     /// The deadline of a check made during the search or (`last`) of its final choice.
     fn deadline(&self, last: bool) -> Option<Instant> {
         if last {

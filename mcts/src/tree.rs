@@ -7,6 +7,7 @@ use crate::mop_up::MopUp;
 use crate::node::{Edge, Node, State, NONE};
 use crate::noise::dirichlet;
 use crate::refute::{Check, Refutations, REFUTE_MIN_VISITS};
+use crate::tactics::{Tactics, Verdict};
 use koma_rules::mate::{Budget, MateAnswer, MateSolver};
 use koma_rules::{Color, Move, Outcome, PieceValues, Position};
 use rand::rngs::StdRng;
@@ -67,6 +68,8 @@ pub struct Tree {
     solver: Option<MateSolver>,
     /// The checks of the root's preferred moves against the opponent's forced mates.
     pub(crate) refutations: Refutations,
+    /// The tactics check of the finished search's choice (`SearchConfig::tactics_depth`).
+    tactics: Tactics,
 }
 
 /// Plies the root's proof-number mate search looks ahead.
@@ -93,6 +96,7 @@ impl Tree {
             root_decided: None,
             solver: None,
             refutations: Refutations::default(),
+            tactics: Tactics::default(),
         };
         t.clear();
         t
@@ -118,12 +122,19 @@ impl Tree {
         self.root_decided = None;
         self.material_centre = None;
         self.refutations.new_root();
+        self.tactics.new_root();
     }
 
     /// Sets what a draw is worth to the searching side (`SearchConfig::draw_score`). The
     /// tree keeps its statistics: the score is weighed in when moves are selected.
     pub fn set_draw_score(&mut self, draw_score: f32) {
         self.cfg.draw_score = draw_score;
+    }
+
+    /// Sets the plies of the tactics check of each search's choice
+    /// (`SearchConfig::tactics_depth`, 0 off), from the next search's end on.
+    pub fn set_tactics_depth(&mut self, depth: u32) {
+        self.cfg.tactics_depth = depth;
     }
 
     /// Lets the search of the current root choose only among `moves` (UCI's `searchmoves`, or
@@ -144,6 +155,7 @@ impl Tree {
         self.noise_applied = false;
         self.material_centre = None;
         self.refutations.new_search();
+        self.tactics.new_root();
         let root = self.root as usize;
         if self.nodes[root].state == State::Expanded {
             // Reused root: restore the network priors before new noise.
@@ -521,14 +533,58 @@ impl Tree {
     }
 
     /// Checks the move the finished search would play, and the next in turn while one is
-    /// proven lost, within the search's checks (and clock, [`Tree::limit_refutations`]):
-    /// [`Tree::result`] then returns a move the check did not refute, where one is left and
-    /// the checks did not run out.
+    /// proven lost, within the search's checks (and clock, [`Tree::limit_refutations`]); then
+    /// runs the tactics check ([`Tree::check_tactics`]) and, where it put another move in
+    /// place of the choice, checks that move the same way: [`Tree::result`] then returns a
+    /// move the checks did not refute, where one is left and the checks did not run out.
     pub fn refute_final(&mut self, pos: &mut Position) {
         while self.refute_chosen(pos, 0, true) {}
+        self.check_tactics(pos);
+        if self.tactics.choice.is_some() {
+            // The move put in place of the search's choice is checked for the opponent's
+            // mates too; proven lost, it gives way to the choice again.
+            while self.refute_chosen(pos, 0, true) {}
+        }
     }
 
-    /// Index of the root edge the search would play now: the proven win; else Gumbel's
+    /// The tactics check of the finished search's choice (`SearchConfig::tactics_depth`,
+    /// `tactics.rs`), within the clock of the refutation checks: where it finds the choice
+    /// loses material, [`Tree::chosen_root_edge`] returns the move it puts in its place.
+    /// Skipped where a forced result is known at the root.
+    fn check_tactics(&mut self, pos: &mut Position) {
+        self.tactics.new_root();
+        let depth = self.cfg.tactics_depth;
+        if depth == 0 || self.root_win.is_some() || self.root_decided.is_some() {
+            return;
+        }
+        let Some(chosen) = self.chosen_root_edge() else {
+            return;
+        };
+        let (a, b) = self.edge_range(self.root);
+        // The search's other moves in its order of preference: visits, then the prior.
+        let mut others: Vec<usize> = (a..b)
+            .filter(|&j| j != chosen && self.edges[j].proven != -1)
+            .collect();
+        others.sort_by(|&x, &y| {
+            let (ex, ey) = (&self.edges[x], &self.edges[y]);
+            ey.n.cmp(&ex.n).then(ey.raw_prior.total_cmp(&ex.raw_prior))
+        });
+        let candidates: Vec<Move> = std::iter::once(chosen)
+            .chain(others)
+            .map(|j| self.edges[j].mv)
+            .collect();
+        let deadline = self.refutations.last_deadline();
+        let margin = self.cfg.tactics_margin;
+        if let Verdict::Replace(mv) = self
+            .tactics
+            .check(pos, &candidates, depth, margin, deadline)
+        {
+            self.tactics.choice = Some(mv);
+        }
+    }
+
+    /// Index of the root edge the search would play now: the proven win; else the tactics
+    /// check's replacement of the finished search's choice, unless proven lost; else Gumbel's
     /// sequential-halving winner or, under PUCT, the most visits (then the highest prior);
     /// never a move proven lost while one that is not is left (the most visits among those).
     /// `None` when the root has no move.
@@ -536,6 +592,11 @@ impl Tree {
         let (a, b) = self.edge_range(self.root);
         if let Some(w) = self.root_win {
             if let Some(j) = (a..b).find(|&j| self.edges[j].mv == w) {
+                return Some(j);
+            }
+        }
+        if let Some(t) = self.tactics.choice {
+            if let Some(j) = (a..b).find(|&j| self.edges[j].mv == t && self.edges[j].proven != -1) {
                 return Some(j);
             }
         }
@@ -755,6 +816,7 @@ impl Tree {
             self.root_moves = None;
             self.root_decided = None;
             self.refutations.new_root();
+            self.tactics.new_root();
             // A root that is itself decided was reached through a proven line: search it
             // afresh (its edges are all there) so the new search finds the way.
             if let State::Terminal(_) = self.nodes[child as usize].state {

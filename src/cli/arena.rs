@@ -22,14 +22,17 @@ pub struct ArenaArgs {
     /// alphabeta:depth=N[:millis=T][:contempt=C] (the classical baseline; C what a draw costs
     /// it, in mean piece values, so that above 0 it plays on instead of repeating),
     /// model:PATH[:sims=N][:gumbel][:material=W][:relative=on|off][:mopup=M][:draw=D][:refute=R]
-    /// [:cpuct=C][:fpu=F]
+    /// [:cpuct=C][:fpu=F][:tactics=N]
     /// (PATH: checkpoint stem or its .json/.safetensors file; sims default 400; relative:
     /// material counted from the root's own lead, so a side far ahead still plays to win
     /// more; M: far ahead, each piece brought near the enemy royal counts up to M times its
     /// value; D what a draw is worth to the player, -1 to 1, below 0 it avoids draws; R the
     /// nodes of the check of the move chosen for a forced mate by the opponent, 20000 by
     /// default, 0 off; C PUCT's exploration constant, 1.25 by default; F the first-play
-    /// urgency's reduction, 0.2 by default), or an external engine: uci:CMD, usi:CMD or xboard:CMD, then settings
+    /// urgency's reduction, 0.2 by default; N the plies of the tactics check of the move chosen,
+    /// an alpha-beta search on material that replaces a move scoring more than a mean piece
+    /// value below its best, 0 off, the variant's play default otherwise), or an external
+    /// engine: uci:CMD, usi:CMD or xboard:CMD, then settings
     /// after ';': go=LIMITS
     /// (e.g. "depth 3", "nodes 1000", "movetime 200"; XBoard: "st 1"), option:NAME=VALUE,
     /// variant=NAME, searchmoves=0, timeout=SECONDS.

@@ -15,6 +15,16 @@ pub struct Callbacks {
     pub done: Box<dyn FnOnce(Result<Thought, SearchError>) + Send>,
 }
 
+/// The search settings a GUI may change between searches (`Contempt`, `Tactics`): each
+/// search takes them as they stand when it starts, and a search under way keeps its own.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GuiSettings {
+    /// What a draw is worth to the engine (`SearchConfig::draw_score`).
+    pub draw_score: f32,
+    /// Plies of the tactics check of the move chosen (`SearchConfig::tactics_depth`).
+    pub tactics_depth: u32,
+}
+
 /// The engine's searcher and the search under way, if any.
 pub struct Jobs {
     searcher: Arc<Mutex<Searcher<SharedModel>>>,
@@ -37,16 +47,15 @@ impl Jobs {
     }
 
     /// Starts searching `start` + `moves` (after ending any search under way by cancelling it),
-    /// choosing among `root_moves` when given, a draw being worth `draw_score` to the engine
-    /// (given per search: GUIs change options at any time, and a search under way keeps its
-    /// own).
+    /// choosing among `root_moves` when given, with the GUI's `settings` (given per search:
+    /// GUIs change options at any time, and a search under way keeps its own).
     pub fn start(
         &mut self,
         start: Position,
         moves: Vec<Move>,
         root_moves: Option<Vec<Move>>,
         limits: Limits,
-        draw_score: f32,
+        settings: GuiSettings,
         cb: Callbacks,
     ) {
         self.cancel();
@@ -60,7 +69,8 @@ impl Jobs {
                 let Callbacks { mut progress, done } = cb;
                 let result = {
                     let mut s = searcher.lock().unwrap_or_else(|p| p.into_inner());
-                    s.set_draw_score(draw_score);
+                    s.set_draw_score(settings.draw_score);
+                    s.set_tactics_depth(settings.tactics_depth);
                     s.think_among(
                         &start,
                         &moves,

@@ -3,7 +3,8 @@
 
 use crate::game::{Game, Mover};
 use crate::protocol::clock::{expected_moves_to_go, Clock};
-use crate::protocol::job::{Callbacks, Jobs};
+use crate::protocol::job::{Callbacks, GuiSettings, Jobs};
+use crate::search::ranges::tactics_depth;
 use crate::search::{LoadedModel, Searcher, SearcherOptions, SharedModel, DEFAULT_SIMS};
 use koma_rules::{Color, Move, Position, Variant};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -111,6 +112,25 @@ impl Engine {
         }
     }
 
+    /// Sets the plies of the tactics check of each move chosen as GUIs send it (`value`, a
+    /// whole number from 0, off, to [`crate::search::ranges::MAX_TACTICS_DEPTH`];
+    /// `SearchConfig::tactics_depth`), from the next search on; false (nothing changed) when
+    /// `value` is not such a number.
+    pub fn set_tactics(&mut self, value: &str) -> bool {
+        match tactics_depth(value) {
+            Ok(d) => {
+                self.config.options.config.tactics_depth = d;
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// The engine's tactics check depth (see [`Engine::set_tactics`]).
+    pub fn tactics(&self) -> u32 {
+        self.config.options.config.tactics_depth
+    }
+
     /// The engine's contempt (see [`Engine::set_contempt`]).
     pub fn contempt(&self) -> i32 {
         (-self.config.options.config.draw_score * 100.0).round() as i32
@@ -140,8 +160,11 @@ impl Engine {
             clock.expected_moves = Some(expected_moves_to_go(self.variant.rules.max_plies, ply));
         }
         let limits = clock.limits(self.config.default_sims);
-        let draw_score = self.config.options.config.draw_score;
+        let settings = GuiSettings {
+            draw_score: self.config.options.config.draw_score,
+            tactics_depth: self.config.options.config.tactics_depth,
+        };
         self.jobs
-            .start(start, moves, root_moves, limits, draw_score, cb);
+            .start(start, moves, root_moves, limits, settings, cb);
     }
 }

@@ -5,6 +5,7 @@ use crate::protocol::clock;
 use crate::protocol::job::Callbacks;
 use crate::protocol::out::Out;
 use crate::protocol::session::Engine;
+use crate::search::ranges::MAX_TACTICS_DEPTH;
 use crate::search::Progress;
 use koma_rules::{Color, Move, Position};
 use std::time::Duration;
@@ -18,7 +19,8 @@ const MAX_SIMS: u32 = 10_000_000;
 /// `MoveOverhead` (ms kept back per move), `Threads` (search and network threads),
 /// `Simulations`, the strength setting: simulations per move when the GUI sets no limit, and
 /// `Contempt`: how much less than an even result a draw is worth to the engine, in hundredths
-/// of a win (positive avoids draws, negative seeks them).
+/// of a win (positive avoids draws, negative seeks them), and `Tactics`: the plies of the
+/// alpha-beta check of each move chosen (0 off).
 pub fn option_lines(engine: &Engine) -> Vec<String> {
     vec![
         format!(
@@ -36,6 +38,10 @@ pub fn option_lines(engine: &Engine) -> Vec<String> {
         format!(
             "option name Contempt type spin default {} min -100 max 100",
             engine.contempt()
+        ),
+        format!(
+            "option name Tactics type spin default {} min 0 max {MAX_TACTICS_DEPTH}",
+            engine.tactics()
         ),
     ]
 }
@@ -77,6 +83,13 @@ pub fn set_shared_option(engine: &mut Engine, name: &str, value: &str, out: &Out
             if !engine.set_contempt(value) {
                 out.line(format!(
                     "info string error Contempt '{value}' is not from -100 to 100"
+                ));
+            }
+        }
+        "Tactics" => {
+            if !engine.set_tactics(value) {
+                out.line(format!(
+                    "info string error Tactics '{value}' is not from 0 to {MAX_TACTICS_DEPTH}"
                 ));
             }
         }

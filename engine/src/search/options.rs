@@ -4,7 +4,7 @@
 
 use crate::search::limits::DEFAULT_SIMS;
 use crate::search::loader::{load_model, LoadError, LoadedModel, ModelSource};
-use crate::search::ranges::{material_weight, mop_up_weight};
+use crate::search::ranges::{material_weight, mop_up_weight, tactics_depth};
 use crate::search::searcher::{search_config, SearcherOptions, REFUTE_NODES};
 use koma_mcts::SearchConfig;
 use koma_model::{DeviceChoice, PrecisionChoice};
@@ -58,6 +58,13 @@ pub struct PlayOptions {
     /// is left (20,000 nodes take a few tens of milliseconds); 0 is off.
     #[arg(long, default_value_t = REFUTE_NODES)]
     pub refute_nodes: u64,
+    /// Plies of the tactics check of each move the search chooses: an alpha-beta search on
+    /// material with captures to quiescence, which replaces a choice scoring more than a mean
+    /// piece value below its best move (where captures go to hand a piece lost counts
+    /// twice) by the search's next candidate that does not; 0 is off. Default: the variant's
+    /// ([`crate::search::play_tactics_depth`]).
+    #[arg(long, value_parser = tactics_depth)]
+    pub tactics: Option<u32>,
 }
 
 /// A setting of [`PlayOptions`] out of range.
@@ -100,10 +107,14 @@ impl PlayOptions {
         SearcherOptions {
             batch: self.batch,
             threads: self.threads,
-            ..SearcherOptions::new(SearchConfig {
-                mop_up: self.mop_up,
-                refute_nodes: self.refute_nodes,
-                ..search_config(variant, self.gumbel, self.material)
+            ..SearcherOptions::new({
+                let base = search_config(variant, self.gumbel, self.material);
+                SearchConfig {
+                    mop_up: self.mop_up,
+                    refute_nodes: self.refute_nodes,
+                    tactics_depth: self.tactics.unwrap_or(base.tactics_depth),
+                    ..base
+                }
             })
         }
     }
@@ -170,5 +181,33 @@ mod tests {
         assert_eq!(parse(&shoko, &["--material", "0"]), Ok(0.0));
         let e = parse(&hand, &["--material", "1.5"]).unwrap_err();
         assert!(e.contains("'1.5' is not a weight from 0 to 1"), "{e}");
+    }
+
+    /// `--tactics` reaches the search's settings; not given, each variant has play's
+    /// default; a depth out of range is refused with its value named.
+    #[test]
+    fn tactics_reaches_the_search_and_is_checked() {
+        let parse = |variant: &Variant, extra: &[&str]| {
+            Cli::try_parse_from(["x", "--model", "m"].iter().chain(extra.iter()))
+                .map(|c| c.play.searcher(variant).config.tactics_depth)
+                .map_err(|e| e.to_string())
+        };
+        for variant in [hand_shogi(), Variant::load("shoko-shogi").unwrap()] {
+            assert_eq!(
+                parse(&variant, &[]),
+                Ok(crate::search::play_tactics_depth(&variant))
+            );
+            assert_eq!(
+                SearcherOptions::for_variant(&variant).config.tactics_depth,
+                crate::search::play_tactics_depth(&variant)
+            );
+            assert_eq!(parse(&variant, &["--tactics", "3"]), Ok(3));
+            assert_eq!(parse(&variant, &["--tactics", "0"]), Ok(0));
+        }
+        let e = parse(&hand_shogi(), &["--tactics", "9"]).unwrap_err();
+        assert!(
+            e.contains("'9' is not a depth in plies from 0 (off) to 4"),
+            "{e}"
+        );
     }
 }

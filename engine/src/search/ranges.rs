@@ -1,6 +1,7 @@
 //! The search settings a user may give by hand, read one way by every front end: the
-//! `--material` and `--mop-up` flags of `koma-engine`, `koma play` and `koma analyse`, and
-//! the `material=` and `mopup=` options of the arena's model players. One parser per
+//! `--material`, `--mop-up` and `--tactics` flags of `koma-engine`, `koma play` and `koma
+//! analyse`, and the `material=`, `mopup=` and `tactics=` options of the arena's model
+//! players. One parser per
 //! setting, so their ranges and messages cannot drift apart.
 
 /// A weight of material in the search's leaf utility, `(1 - w) * value + w * material`:
@@ -18,6 +19,22 @@ pub fn mop_up_weight(text: &str) -> Result<f32, String> {
              in shares of a piece's value)"
         )
     })
+}
+
+/// The deepest tactics check a user may ask for: each ply multiplies its cost by the
+/// board's moves, and four already take seconds on a 19x19 board.
+pub const MAX_TACTICS_DEPTH: u32 = 4;
+
+/// Plies of the tactics check of the move the search chooses (`SearchConfig::tactics_depth`),
+/// from 0 (off) to [`MAX_TACTICS_DEPTH`].
+pub fn tactics_depth(text: &str) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|d| *d <= MAX_TACTICS_DEPTH)
+        .ok_or_else(|| {
+            format!("'{text}' is not a depth in plies from 0 (off) to {MAX_TACTICS_DEPTH}")
+        })
 }
 
 /// `text` as a number from `lo` to `hi`, if it is one (not NaN).
@@ -48,5 +65,11 @@ mod tests {
             assert!(e.contains("is not a weight from 0 to 10"), "{e}");
         }
         assert_eq!(within(" 2.5 ", 0.0, 3.0), Some(2.5));
+        assert_eq!(tactics_depth("0"), Ok(0));
+        assert_eq!(tactics_depth("4"), Ok(MAX_TACTICS_DEPTH));
+        for bad in ["5", "-1", "2.5", "two"] {
+            let e = tactics_depth(bad).unwrap_err();
+            assert!(e.contains(&format!("'{bad}' is not a depth")), "{e}");
+        }
     }
 }

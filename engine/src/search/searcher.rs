@@ -44,8 +44,15 @@ pub fn search_config(variant: &Variant, gumbel: bool, material: Option<f32>) -> 
         root_mate_nodes: ROOT_MATE_NODES,
         refute_nodes: REFUTE_NODES,
         material_weight: material.unwrap_or_else(|| play_material_weight(variant)),
+        tactics_depth: play_tactics_depth(variant),
         ..SearchConfig::default()
     }
+}
+
+/// Plies of play's tactics check of its chosen move (`SearchConfig::tactics_depth`) in
+/// `variant` when the user gives none: off until measured.
+pub fn play_tactics_depth(_variant: &Variant) -> u32 {
+    0
 }
 
 /// Play's material weight for `variant` when the user gives none: 0 (the network's value
@@ -158,6 +165,13 @@ impl<E: Evaluator + Sync> Searcher<E> {
         self.tree.set_draw_score(draw_score);
     }
 
+    /// Plies of the tactics check of the move each search chooses
+    /// (`SearchConfig::tactics_depth`), from the next search on.
+    pub fn set_tactics_depth(&mut self, depth: u32) {
+        self.opts.config.tactics_depth = depth;
+        self.tree.set_tactics_depth(depth);
+    }
+
     /// Forgets the tree (a new game).
     pub fn clear(&mut self) {
         self.tree.clear();
@@ -248,10 +262,11 @@ impl<E: Evaluator + Sync> Searcher<E> {
         let mut run =
             SearchRun::begin_until(&mut self.tree, &mut pos, budget, false, mate_deadline);
         let start_visits = self.tree.root_visits();
-        // The simulations stop a twentieth of the time early, so that the check of the move
-        // chosen (`SearchConfig::refute_nodes`) fits in what is left of it; the checks made
-        // during the search stop with the simulations and leave it that time.
-        let refutes = self.opts.config.refute_nodes > 0;
+        // The simulations stop a twentieth of the time early, so that the checks of the move
+        // chosen (`SearchConfig::refute_nodes`, `SearchConfig::tactics_depth`) fit in what is
+        // left of it; the checks made during the search stop with the simulations and leave
+        // it that time.
+        let refutes = self.opts.config.refute_nodes > 0 || self.opts.config.tactics_depth > 0;
         let deadline = limits
             .time
             .map(|t| began + if refutes { t - t / REFUTE_SHARE } else { t });

@@ -11,6 +11,7 @@ use crate::protocol::xboard::board::xboard_fen_to_koma;
 use crate::protocol::xboard::describe::{describe, variant_name, xboard_variant_name};
 use crate::protocol::xboard::root_moves::xboard_root_moves;
 use crate::protocol::xboard::thinking::thinking;
+use crate::search::ranges::MAX_TACTICS_DEPTH;
 use koma_rules::{Color, Outcome, Position, WinReason};
 use std::time::Duration;
 
@@ -61,10 +62,12 @@ pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &O
                 out.line(format!(
                     "feature myname=\"{}\" variants=\"{}\" setboard=1 usermove=1 ping=1 \
                      sigint=0 sigterm=0 san=0 time=1 draw=0 reuse=1 analyze=1 colors=0 \
-                     exclude=0 option=\"Contempt -spin {} -100 100\" done=1",
+                     exclude=0 option=\"Contempt -spin {} -100 100\" \
+                     option=\"Tactics -spin {} 0 {MAX_TACTICS_DEPTH}\" done=1",
                     engine.name,
                     xboard_variant_name(&engine.variant),
-                    engine.contempt()
+                    engine.contempt(),
+                    engine.tactics()
                 ));
             }
             "option" => match arg.split_once('=') {
@@ -72,6 +75,13 @@ pub fn run(engine: &mut Engine, lines: &mut dyn Iterator<Item = String>, out: &O
                     if !engine.set_contempt(v) {
                         out.line(format!(
                             "Error (Contempt is from -100 to 100): option {arg}"
+                        ));
+                    }
+                }
+                Some(("Tactics", v)) => {
+                    if !engine.set_tactics(v) {
+                        out.line(format!(
+                            "Error (Tactics is from 0 to {MAX_TACTICS_DEPTH}): option {arg}"
                         ));
                     }
                 }
