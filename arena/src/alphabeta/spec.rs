@@ -1,7 +1,7 @@
 //! `alphabeta:depth=N[:millis=T][:contempt=C]`: the classical baseline's settings as a player
 //! string.
 
-use crate::alphabeta::{AlphaBeta, SearchLimits};
+use koma_mcts::alphabeta::{AlphaBeta, SearchLimits};
 use koma_rules::Variant;
 use std::fmt;
 use std::sync::Arc;
