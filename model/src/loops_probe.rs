@@ -35,12 +35,12 @@ pub(crate) fn fastest(
     mut time: impl FnMut(Precision, bool) -> f64,
 ) -> (Precision, bool) {
     let key = format!("{key} {tensors:?}");
-    if let Some(&d) = DECIDED
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get_or_insert_with(HashMap::new)
-        .get(&key)
-    {
+    // The lock is held while the probe runs: models loaded at once on several threads (the
+    // ladder's matches side by side) wait for one decision instead of each timing its own,
+    // which on a busy machine could differ from thread to thread.
+    let mut decided = DECIDED.lock().unwrap_or_else(|e| e.into_inner());
+    let decided = decided.get_or_insert_with(HashMap::new);
+    if let Some(&d) = decided.get(&key) {
         return d;
     }
     let tensors_us = time(tensors, false);
@@ -55,11 +55,7 @@ pub(crate) fn fastest(
         if choice.1 { "loops" } else { "libtorch" },
         choice.0
     );
-    DECIDED
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get_or_insert_with(HashMap::new)
-        .insert(key, choice);
+    decided.insert(key, choice);
     choice
 }
 
