@@ -1,9 +1,10 @@
 //! The refutation search of the root's preferred move (`SearchConfig::refute_nodes`): a move
 //! after which the opponent mates by force is marked lost and not played.
 
-use koma_mcts::{
-    search, simulate_shared, Evaluation, Evaluator, SearchConfig, SearchResult, SearchRun, Tree,
-};
+mod favour;
+
+use favour::Favour;
+use koma_mcts::{search, simulate_shared, SearchConfig, SearchResult, SearchRun, Tree};
 use koma_rules::mate::MateAnswer;
 use koma_rules::{load_variant, Move, Position};
 
@@ -13,40 +14,6 @@ use koma_rules::{load_variant, Move, Position};
 const POSITION: &str = "2g1k1g2/2(so)1(pd)1(so)2/3(so)(so)(so)3/7lT/2(SH)6/5(SO)3/\
                         3(SO)(SO)1s2/2(SO)1(PD)1G2/2G1K4 b 2S3N3LOHsnt(sh)oh(so) 10";
 const BLUNDER: &str = "S@d9";
-
-/// Uniform priors and an even value, except that the favoured move takes nine tenths of
-/// the prior wherever it is legal: a network that likes the losing move.
-struct Favour(Move);
-
-impl Evaluator for Favour {
-    type Request = Vec<Move>;
-
-    fn prepare(&self, _pos: &Position, moves: &[Move]) -> Vec<Move> {
-        moves.to_vec()
-    }
-
-    fn evaluate(&self, batch: Vec<Vec<Move>>) -> Vec<Evaluation> {
-        batch
-            .into_iter()
-            .map(|moves| {
-                let n = moves.len().max(1) as f32;
-                let priors = if moves.contains(&self.0) && moves.len() > 1 {
-                    let rest = 0.1 / (n - 1.0);
-                    moves
-                        .iter()
-                        .map(|&m| if m == self.0 { 0.9 } else { rest })
-                        .collect()
-                } else {
-                    vec![1.0 / n; moves.len()]
-                };
-                Evaluation {
-                    priors,
-                    ..Evaluation::neutral()
-                }
-            })
-            .collect()
-    }
-}
 
 /// Play's leaf mate search, no root mate search (the side to move has no mate to find),
 /// and the refutation search at `refute_nodes`.

@@ -2,47 +2,16 @@
 //! choice that a short alpha-beta search scores more than the margin (a mean piece value)
 //! below its best move is replaced by one that is not; a choice within the margin is kept.
 
+mod favour;
+
+use favour::Favour;
 use koma_mcts::alphabeta::AlphaBeta;
-use koma_mcts::{search, Evaluation, Evaluator, SearchConfig, Tree};
-use koma_rules::{load_variant, Move, Position};
+use koma_mcts::{search, SearchConfig, Tree};
+use koma_rules::{load_variant, Position};
 
 /// Black's lance on e2 faces White's gold on e5 (kings on e1 and e9, nothing in hand):
 /// `e2e5` takes the gold, `e2e4` puts the lance where the gold takes it.
 const POSITION: &str = "4k4/9/9/9/4g4/9/9/4L4/4K4 b -";
-
-/// Uniform priors and an even value, except that the favoured move takes nine tenths of
-/// the prior wherever it is legal: a network that likes that move.
-struct Favour(Move);
-
-impl Evaluator for Favour {
-    type Request = Vec<Move>;
-
-    fn prepare(&self, _pos: &Position, moves: &[Move]) -> Vec<Move> {
-        moves.to_vec()
-    }
-
-    fn evaluate(&self, batch: Vec<Vec<Move>>) -> Vec<Evaluation> {
-        batch
-            .into_iter()
-            .map(|moves| {
-                let n = moves.len().max(1) as f32;
-                let priors = if moves.contains(&self.0) && moves.len() > 1 {
-                    let rest = 0.1 / (n - 1.0);
-                    moves
-                        .iter()
-                        .map(|&m| if m == self.0 { 0.9 } else { rest })
-                        .collect()
-                } else {
-                    vec![1.0 / n; moves.len()]
-                };
-                Evaluation {
-                    priors,
-                    ..Evaluation::neutral()
-                }
-            })
-            .collect()
-    }
-}
 
 /// A search on the network's value alone (so only the check sees material), with the check
 /// at `depth` plies (0: none).
