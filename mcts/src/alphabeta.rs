@@ -8,6 +8,7 @@
 //! [`AlphaBeta::score_root`] and [`AlphaBeta::score_move`], the tactics check of the move
 //! play's tree search chooses (`tactics.rs`).
 
+use crate::refute::past;
 use koma_rules::mate::{MateAnswer, MateSolver};
 use koma_rules::{Color, Move, PieceValues, Position, Variant};
 use std::collections::HashMap;
@@ -429,9 +430,4 @@ impl AlphaBeta {
         }
         best
     }
-}
-
-/// Whether `deadline`, if there is one, has passed.
-fn past(deadline: Option<Instant>) -> bool {
-    deadline.is_some_and(|d| Instant::now() >= d)
 }

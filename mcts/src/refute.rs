@@ -159,7 +159,7 @@ impl Refutations {
 }
 
 /// Whether `deadline`, if there is one, has passed.
-fn past(deadline: Option<Instant>) -> bool {
+pub(crate) fn past(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|d| Instant::now() >= d)
 }
 

@@ -31,7 +31,7 @@ pub struct ArenaArgs {
     /// default, 0 off; C PUCT's exploration constant, 1.25 by default; F the first-play
     /// urgency's reduction, 0.2 by default; N the plies of the tactics check of the move chosen,
     /// an alpha-beta search on material that replaces a move scoring more than a mean piece
-    /// value below its best, 0 off, the variant's play default otherwise), or an external
+    /// value below its best, 0 off and by default), or an external
     /// engine: uci:CMD, usi:CMD or xboard:CMD, then settings
     /// after ';': go=LIMITS
     /// (e.g. "depth 3", "nodes 1000", "movetime 200"; XBoard: "st 1"), option:NAME=VALUE,

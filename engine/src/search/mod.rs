@@ -29,8 +29,6 @@ pub mod thought;
 pub use limits::{Limits, DEFAULT_SIMS};
 pub use loader::{load_model, LoadError, LoadedModel, ModelSource};
 pub use options::{OptionError, PlayOptions};
-pub use searcher::{
-    play_material_weight, play_tactics_depth, search_config, SearchError, Searcher, SearcherOptions,
-};
+pub use searcher::{play_material_weight, search_config, SearchError, Searcher, SearcherOptions};
 pub use shared::SharedModel;
 pub use thought::{Progress, RootMove, Thought};

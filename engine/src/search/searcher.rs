@@ -44,15 +44,8 @@ pub fn search_config(variant: &Variant, gumbel: bool, material: Option<f32>) -> 
         root_mate_nodes: ROOT_MATE_NODES,
         refute_nodes: REFUTE_NODES,
         material_weight: material.unwrap_or_else(|| play_material_weight(variant)),
-        tactics_depth: play_tactics_depth(variant),
         ..SearchConfig::default()
     }
-}
-
-/// Plies of play's tactics check of its chosen move (`SearchConfig::tactics_depth`) in
-/// `variant` when the user gives none: off until measured.
-pub fn play_tactics_depth(_variant: &Variant) -> u32 {
-    0
 }
 
 /// Play's material weight for `variant` when the user gives none: 0 (the network's value
