@@ -96,6 +96,10 @@ pub struct SearchConfig {
     pub tactics_margin: f32,
 }
 
+/// The deepest tactics check (`SearchConfig::tactics_depth`) a user may ask for: each ply
+/// multiplies its cost by the board's moves, and four already take seconds on a 19x19 board.
+pub const MAX_TACTICS_DEPTH: u32 = 4;
+
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {

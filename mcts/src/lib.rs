@@ -22,7 +22,7 @@ mod shared;
 mod tactics;
 mod tree;
 
-pub use config::SearchConfig;
+pub use config::{SearchConfig, MAX_TACTICS_DEPTH};
 pub use evaluator::{Evaluation, Evaluator, UniformEvaluator};
 pub use run::{SearchRun, STALL_ROUNDS};
 pub use search::{search, simulate, SearchResult};

@@ -67,9 +67,24 @@ pub struct TrainerConfig {
     /// is summed from sparse inputs in fp32), `fp16`, or `auto` (fp16 on CUDA; bf16 on a CPU
     /// with native bf16 where it measures faster than fp32, else fp32).
     pub precision: String,
+    /// Share of each batch drawn from the games of `koma teach` (chunks whose worker id
+    /// begins with `teacher_prefix`), which are then held in a pool of their own instead of
+    /// the replay window, so that self-play never pushes them out: a supervised start stays
+    /// in every batch while self-play goes on from it. 0 (every preset) takes teacher games
+    /// into the window like any worker's.
+    pub teacher_share: f64,
+    /// The worker-id prefix that marks teacher chunks (`koma teach --worker-id`'s default).
+    pub teacher_prefix: String,
+    /// Positions the teacher pool holds (the newest kept) when `teacher_share` is above 0.
+    pub teacher_positions: usize,
 }
 
 impl TrainerConfig {
+    /// Whether `worker`'s chunks belong to the teacher pool rather than the replay window.
+    pub fn is_teacher_worker(&self, worker: &str) -> bool {
+        self.teacher_share > 0.0 && worker.starts_with(&self.teacher_prefix)
+    }
+
     /// The half-life of decisive results in the value targets of `variant`'s games
     /// ([`TrainerConfig::value_half_life`], or its default).
     pub fn value_half_life_for(&self, variant: &koma_rules::Variant) -> f64 {
@@ -100,6 +115,9 @@ impl Default for TrainerConfig {
             checkpoint_every: 100,
             delete_old_chunks: false,
             precision: "fp32".into(),
+            teacher_share: 0.0,
+            teacher_prefix: "teacher".into(),
+            teacher_positions: 200_000,
         }
     }
 }
@@ -241,6 +259,14 @@ impl RunConfig {
                  piece to the enemy royal is worth when far ahead, in shares of its value)"
             );
         }
+        let tactics = cfg.selfplay.search.tactics_depth;
+        if tactics > koma_mcts::MAX_TACTICS_DEPTH {
+            anyhow::bail!(
+                "{file}: [selfplay.search] tactics_depth = {tactics} is outside 0 to {} (plies of \
+                 the tactics check; 0, off, is what self-play is meant to run)",
+                koma_mcts::MAX_TACTICS_DEPTH
+            );
+        }
         let t = &cfg.trainer;
         for (key, value, what) in [
             (
@@ -253,10 +279,21 @@ impl RunConfig {
                 t.anneal_final,
                 "the share of the learning rate left at the run's end",
             ),
+            (
+                "teacher_share",
+                t.teacher_share,
+                "the share of each batch drawn from teacher games",
+            ),
         ] {
             if !(0.0..=1.0).contains(&value) {
                 anyhow::bail!("{file}: [trainer] {key} = {value} is outside [0, 1] ({what})");
             }
+        }
+        if t.teacher_share > 0.0 && t.teacher_prefix.is_empty() {
+            anyhow::bail!(
+                "{file}: [trainer] teacher_prefix is empty: with teacher_share above 0 it would \
+                 take every worker's games for teacher games"
+            );
         }
         Ok(cfg)
     }

@@ -131,6 +131,16 @@ pub struct TrainingBatch {
     pub material: Vec<f32>,
 }
 
+impl TrainingBatch {
+    /// Adds `other`'s positions and targets after this batch's.
+    pub fn append(&mut self, other: TrainingBatch) {
+        self.requests.extend(other.requests);
+        self.policy.extend(other.policy);
+        self.wdl.extend(other.wdl);
+        self.material.extend(other.material);
+    }
+}
+
 impl ReplayWindow {
     /// An empty window of `capacity` samples.
     pub fn new(capacity: usize) -> ReplayWindow {

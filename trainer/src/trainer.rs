@@ -8,7 +8,7 @@ use crate::listing::{ChunkListing, SWEEP_EVERY};
 use crate::metrics::Metrics;
 use crate::optimizer::Sgd;
 use crate::publishing::publish_model;
-use crate::replay::{samples_of, ReplayWindow, TargetRule};
+use crate::replay::{samples_of, ReplayWindow, TargetRule, TrainingBatch};
 use crate::schedule::{self, RunSpan};
 use anyhow::Context;
 use koma_model::{Model, ModelError};
@@ -61,6 +61,8 @@ pub struct Trainer {
     /// Counters saved in checkpoints.
     pub state: TrainerState,
     window: ReplayWindow,
+    /// Teacher games' positions, apart from the window (`[trainer] teacher_share`).
+    teacher: ReplayWindow,
     index: IngestIndex,
     store: Arc<Store>,
     dir: PathBuf,
@@ -220,6 +222,7 @@ impl Trainer {
             opt,
             state,
             window: ReplayWindow::new(cfg.trainer.window_positions),
+            teacher: ReplayWindow::new(cfg.trainer.teacher_positions),
             index,
             store,
             metrics: Metrics::new(&run_dir.join("tb").join("trainer")),
@@ -256,6 +259,14 @@ impl Trainer {
             }
         };
         t.rebuild_window()?;
+        if cfg.trainer.teacher_share > 0.0 {
+            tracing::info!(
+                positions = t.teacher.len(),
+                share = cfg.trainer.teacher_share,
+                prefix = %cfg.trainer.teacher_prefix,
+                "teacher pool: koma teach's games kept apart from the replay window, in every batch"
+            );
+        }
         if let Some(l) = latest.as_ref().filter(|l| l.step > t.state.step) {
             tracing::warn!(
                 "the store holds models up to step {}, past this checkpoint's step {}: they are \
@@ -289,12 +300,32 @@ impl Trainer {
         &mut self.metrics
     }
 
+    /// Positions in the teacher pool (`[trainer] teacher_share`).
+    pub fn teacher_len(&self) -> usize {
+        self.teacher.len()
+    }
+
+    /// Whether the chunk under `key` goes to the teacher pool rather than the window.
+    fn is_teacher_chunk(&self, key: &str) -> bool {
+        ChunkName::parse_key(key).is_some_and(|c| self.cfg.trainer.is_teacher_worker(&c.worker))
+    }
+
     fn rebuild_window(&mut self) -> anyhow::Result<()> {
+        let pooled = self.cfg.trainer.teacher_share > 0.0;
         for (key, positions) in self.index.newest_first()? {
-            if self.window.is_full() {
+            if self.window.is_full() && (!pooled || self.teacher.is_full()) {
                 break;
             }
             if positions == 0 {
+                continue;
+            }
+            let teacher = self.is_teacher_chunk(&key);
+            let full = if teacher {
+                self.teacher.is_full()
+            } else {
+                self.window.is_full()
+            };
+            if full {
                 continue;
             }
             let Some(bytes) = self.store.get(&key)? else {
@@ -314,7 +345,11 @@ impl Trainer {
                     samples.extend(s);
                 }
             }
-            self.window.push_old(samples);
+            if teacher {
+                self.teacher.push_old(samples);
+            } else {
+                self.window.push_old(samples);
+            }
         }
         Ok(())
     }
@@ -431,7 +466,11 @@ impl Trainer {
                     }
                 }
                 let n = samples.len() as u64;
-                self.window.push(samples);
+                if self.is_teacher_chunk(&key) {
+                    self.teacher.push(samples);
+                } else {
+                    self.window.push(samples);
+                }
                 (n, records.len() as u64)
             }
             Err(e) => {
@@ -486,6 +525,10 @@ impl Trainer {
         let mut held = 0u64;
         let mut removed = 0;
         for (key, positions) in entries {
+            // The teacher pool keeps its own chunks, and they do not count for the window.
+            if self.is_teacher_chunk(&key) {
+                continue;
+            }
             if held < self.cfg.trainer.window_positions as u64 {
                 held += positions;
                 continue;
@@ -532,12 +575,34 @@ impl Trainer {
         schedule::learning_rate(&self.cfg.trainer, step, progress)
     }
 
+    /// The next step's batch: `[trainer] teacher_share` of it from the teacher pool while
+    /// that holds positions, the rest from the replay window, each drawn uniformly.
+    pub fn draw_batch(&mut self) -> TrainingBatch {
+        let c = &self.cfg.trainer;
+        let from_teacher = if self.teacher.is_empty() {
+            0
+        } else {
+            ((c.teacher_share * c.batch_size as f64).round() as usize).min(c.batch_size)
+        };
+        let mut tb = self.window.draw(
+            c.batch_size - from_teacher,
+            &self.model,
+            &self.variant,
+            &mut self.rng,
+        );
+        if from_teacher > 0 {
+            tb.append(
+                self.teacher
+                    .draw(from_teacher, &self.model, &self.variant, &mut self.rng),
+            );
+        }
+        tb
+    }
+
     /// One optimisation step.
     pub fn train_step(&mut self) -> anyhow::Result<StepLosses> {
         let c = self.cfg.trainer.clone();
-        let tb = self
-            .window
-            .draw(c.batch_size, &self.model, &self.variant, &mut self.rng);
+        let tb = self.draw_batch();
         let n = tb.requests.len();
         anyhow::ensure!(n > 0, "the replay window yielded no sample");
         let refs: Vec<&koma_model::Request> = tb.requests.iter().collect();
@@ -582,6 +647,9 @@ impl Trainer {
             m.scalar("train/learning_rate", lr, s);
             m.scalar("train/grad_norm", grad_norm, s);
             m.scalar("train/window_positions", self.window.len() as f64, s);
+            if !self.teacher.is_empty() {
+                m.scalar("train/teacher_positions", self.teacher.len() as f64, s);
+            }
             m.scalar(
                 "train/samples_per_position",
                 self.state.samples_trained as f64 / self.state.positions_ingested.max(1) as f64,

@@ -178,3 +178,33 @@ fn mop_up_is_off_unless_set_and_must_be_in_range() {
         "{e}"
     );
 }
+
+/// Self-play's tactics check is off unless set, and a depth past what play allows is refused
+/// with the file and the key named.
+#[test]
+fn the_tactics_check_is_off_in_self_play_unless_set_and_its_depth_is_bounded() {
+    let base = TINY;
+    let cfg = RunConfig::parse(base, "t.toml").unwrap();
+    assert_eq!(cfg.selfplay.search.tactics_depth, 0);
+    let max = koma_mcts::MAX_TACTICS_DEPTH;
+    let cfg = RunConfig::parse(
+        &format!("{base}[selfplay.search]\ntactics_depth = {max}\n"),
+        "t.toml",
+    )
+    .unwrap();
+    assert_eq!(cfg.selfplay.search.tactics_depth, max);
+    let e = RunConfig::parse(
+        &format!("{base}[selfplay.search]\ntactics_depth = {}\n", max + 1),
+        "t.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("t.toml:")
+            && e.contains(&format!(
+                "tactics_depth = {} is outside 0 to {max}",
+                max + 1
+            )),
+        "{e}"
+    );
+}

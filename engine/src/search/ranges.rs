@@ -21,9 +21,7 @@ pub fn mop_up_weight(text: &str) -> Result<f32, String> {
     })
 }
 
-/// The deepest tactics check a user may ask for: each ply multiplies its cost by the
-/// board's moves, and four already take seconds on a 19x19 board.
-pub const MAX_TACTICS_DEPTH: u32 = 4;
+pub use koma_mcts::MAX_TACTICS_DEPTH;
 
 /// Plies of the tactics check of the move the search chooses (`SearchConfig::tactics_depth`),
 /// from 0 (off) to [`MAX_TACTICS_DEPTH`].
