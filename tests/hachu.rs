@@ -16,8 +16,12 @@ fn hachu() -> String {
     std::env::var("KOMA_HACHU").unwrap_or_else(|_| "/usr/games/hachu".into())
 }
 
-/// Whether HaChu is here, installing it where this process may (root with apt-get).
+/// Whether HaChu is here, installing it where this process may (root with apt-get). The
+/// tests of this file run side by side and each may ask: one installs while the others wait
+/// for it, since a second apt-get beside the first fails at once on its lock.
 fn hachu_present(test: &str) -> bool {
+    static INSTALLING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = INSTALLING.lock().unwrap_or_else(|e| e.into_inner());
     if Path::new(&hachu()).exists() {
         return true;
     }
@@ -30,7 +34,9 @@ fn hachu_present(test: &str) -> bool {
         let _ = Command::new("sh")
             .args([
                 "-c",
-                "apt-get install -y -q hachu >/dev/null 2>&1 || (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q hachu >/dev/null 2>&1)",
+                "apt-get install -y -q -o DPkg::Lock::Timeout=120 hachu >/dev/null 2>&1 || \
+                 (apt-get update -q -o DPkg::Lock::Timeout=120 >/dev/null 2>&1 && \
+                 apt-get install -y -q -o DPkg::Lock::Timeout=120 hachu >/dev/null 2>&1)",
             ])
             .status();
     }
