@@ -472,7 +472,7 @@ mod tests {
             value_scale: 2.0,
             adjudicate: 0.0,
             seed: 7,
-            worker_prefix: "teacher".into(),
+            worker_prefix: koma_store::TEACHER_WORKER_PREFIX.into(),
         }
     }
 

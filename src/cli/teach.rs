@@ -55,7 +55,7 @@ pub struct TeachArgs {
     /// Name of this process's teacher threads in the store (`ID-0`, `ID-1`, ...), unique per
     /// process writing to one store. The openings depend on it and on `--seed`, so two
     /// processes with different ids play different games.
-    #[arg(long, default_value = "teacher")]
+    #[arg(long, default_value = koma_store::TEACHER_WORKER_PREFIX)]
     pub worker_id: String,
 }
 

@@ -68,6 +68,10 @@ impl ChunkName {
     }
 }
 
+/// The worker-id prefix of `koma teach`'s chunks unless it is given another: the trainer's
+/// teacher pool (`[trainer] teacher_prefix`) recognises them by it.
+pub const TEACHER_WORKER_PREFIX: &str = "teacher";
+
 /// Whether `id` can name a worker in keys and directories.
 pub fn valid_worker_id(id: &str) -> bool {
     !id.is_empty()

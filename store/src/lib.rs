@@ -24,7 +24,7 @@ pub mod summary;
 mod uploader;
 
 pub use backend::{ObjectInfo, Store, StoreOptions, StoreUrl};
-pub use chunk_name::{valid_worker_id, ChunkName};
+pub use chunk_name::{valid_worker_id, ChunkName, TEACHER_WORKER_PREFIX};
 pub use error::StoreError;
 pub use material_scale::MaterialScale;
 pub use record::{sorted_legal, GameRecord, GameResult, SearchRecord};

@@ -116,7 +116,7 @@ impl Default for TrainerConfig {
             delete_old_chunks: false,
             precision: "fp32".into(),
             teacher_share: 0.0,
-            teacher_prefix: "teacher".into(),
+            teacher_prefix: koma_store::TEACHER_WORKER_PREFIX.into(),
             teacher_positions: 200_000,
         }
     }

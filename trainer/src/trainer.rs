@@ -310,22 +310,22 @@ impl Trainer {
         ChunkName::parse_key(key).is_some_and(|c| self.cfg.trainer.is_teacher_worker(&c.worker))
     }
 
+    /// Where the samples of the chunk under `key` are held: the teacher pool or the window.
+    fn pool_for(&mut self, key: &str) -> &mut ReplayWindow {
+        if self.is_teacher_chunk(key) {
+            &mut self.teacher
+        } else {
+            &mut self.window
+        }
+    }
+
     fn rebuild_window(&mut self) -> anyhow::Result<()> {
         let pooled = self.cfg.trainer.teacher_share > 0.0;
         for (key, positions) in self.index.newest_first()? {
             if self.window.is_full() && (!pooled || self.teacher.is_full()) {
                 break;
             }
-            if positions == 0 {
-                continue;
-            }
-            let teacher = self.is_teacher_chunk(&key);
-            let full = if teacher {
-                self.teacher.is_full()
-            } else {
-                self.window.is_full()
-            };
-            if full {
+            if positions == 0 || self.pool_for(&key).is_full() {
                 continue;
             }
             let Some(bytes) = self.store.get(&key)? else {
@@ -345,11 +345,7 @@ impl Trainer {
                     samples.extend(s);
                 }
             }
-            if teacher {
-                self.teacher.push_old(samples);
-            } else {
-                self.window.push_old(samples);
-            }
+            self.pool_for(&key).push_old(samples);
         }
         Ok(())
     }
@@ -466,11 +462,7 @@ impl Trainer {
                     }
                 }
                 let n = samples.len() as u64;
-                if self.is_teacher_chunk(&key) {
-                    self.teacher.push(samples);
-                } else {
-                    self.window.push(samples);
-                }
+                self.pool_for(&key).push(samples);
                 (n, records.len() as u64)
             }
             Err(e) => {
@@ -525,17 +517,17 @@ impl Trainer {
         let mut held = 0u64;
         let mut removed = 0;
         for (key, positions) in entries {
+            let Some(c) = ChunkName::parse_key(&key) else {
+                continue;
+            };
             // The teacher pool keeps its own chunks, and they do not count for the window.
-            if self.is_teacher_chunk(&key) {
+            if self.cfg.trainer.is_teacher_worker(&c.worker) {
                 continue;
             }
             if held < self.cfg.trainer.window_positions as u64 {
                 held += positions;
                 continue;
             }
-            let Some(c) = ChunkName::parse_key(&key) else {
-                continue;
-            };
             if newest.get(&c.worker) == Some(&c.seq) || self.index.is_deleted(&key)? {
                 continue;
             }
