@@ -67,10 +67,15 @@ impl Move {
     ///
     /// # Panics
     /// If more than [`MAX_KILLS`] kill squares are given.
+    #[inline]
     pub fn with_kills(from: Square, kills: &[Square], to: Square) -> Move {
         assert!(kills.len() <= MAX_KILLS, "too many kill squares");
         let mut m = Move::new(from, to);
-        m.kills[..kills.len()].copy_from_slice(kills);
+        // Square by square rather than a copy of a slice of unknown length, which compiles
+        // to a call to `memcpy` for a move of one or two kills.
+        for (slot, &k) in m.kills.iter_mut().zip(kills) {
+            *slot = k;
+        }
         m.nkills = kills.len() as u8;
         m
     }
@@ -126,6 +131,14 @@ impl Move {
     #[inline]
     pub fn to(&self) -> Square {
         self.to
+    }
+
+    /// Whether the move captures on the way ([`Move::kills`] not empty), asked without
+    /// taking a slice of the kill squares: the move generator's quiet path then keeps its
+    /// moves in registers.
+    #[inline]
+    pub fn has_kills(&self) -> bool {
+        self.nkills != 0
     }
 
     /// Squares captured on before the final step, in path order.

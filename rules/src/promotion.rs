@@ -77,7 +77,7 @@ impl Position {
     /// Adds a board move of `p` under capture promotion: a capture gets `+` when it changes the
     /// piece (and is dropped if the piece may not capture one of its victims); a non-capture to
     /// the farthest rank by a piece with the last-rank option comes as `+` and `=`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn add_capture_rule_move(&self, p: Piece, mv: Move, out: &mut Vec<Move>) {
         let v = &*self.variant;
         let pt = v.piece(p.kind());
@@ -88,16 +88,20 @@ impl Position {
         } else {
             Piece::EMPTY
         };
-        let kills = mv.kills();
-        if dest.is_empty() && kills.is_empty() {
+        if dest.is_empty() && !mv.has_kills() {
+            // Pushed as built again from its squares (the same move): a copy of `mv` went
+            // through memory, and most generated moves take this path.
+            let quiet = Move::new(from, to);
+            debug_assert_eq!(quiet, mv);
             if pt.last_rank_promotion && to != from && v.on_last_rank(p.color(), to) {
-                out.push(mv.with_promotion(Promotion::Promote));
-                out.push(mv.with_promotion(Promotion::Decline));
+                out.push(quiet.with_promotion(Promotion::Promote));
+                out.push(quiet.with_promotion(Promotion::Decline));
             } else {
-                out.push(mv);
+                out.push(quiet);
             }
             return;
         }
+        let kills = mv.kills();
         let victims = kills
             .iter()
             .map(|k| self.board[k.index()].kind())

@@ -220,6 +220,73 @@ impl CellSet {
     }
 }
 
+/// The moves with up to three kills that one piece's walk has given so far, each as its
+/// destination and its kill squares in ascending order packed into a word: the move sink
+/// asks, for every path that captures on the way, whether the same move (same destination,
+/// same set of kills) came by another path. Scanning the moves themselves for that was
+/// half the sink's time on a lion's eighty-odd moves. Moves with more kills, and every move
+/// once the table is full, are checked against the moves themselves.
+pub(crate) struct KillSet {
+    words: [u64; KILL_SET_SIZE],
+    len: usize,
+    /// A move was not recorded because the table was full.
+    overflowed: bool,
+}
+
+const KILL_SET_SIZE: usize = 64;
+
+impl KillSet {
+    pub(crate) fn new() -> KillSet {
+        KillSet {
+            words: [0; KILL_SET_SIZE],
+            len: 0,
+            overflowed: false,
+        }
+    }
+
+    /// The word of a move ending on `to` with `kills`, if it has at most three. Wall cells
+    /// (never a kill square) include cell 0, so the zero padding cannot stand for a kill.
+    #[inline]
+    fn word(to: Square, kills: &[Square]) -> Option<u64> {
+        let mut k = [0u16; 3];
+        match kills.len() {
+            1 => k[0] = kills[0].0,
+            2 => {
+                let (a, b) = (kills[0].0, kills[1].0);
+                k[0] = a.min(b);
+                k[1] = a.max(b);
+            }
+            3 => {
+                k = [kills[0].0, kills[1].0, kills[2].0];
+                k.sort_unstable();
+            }
+            _ => return None,
+        }
+        Some(to.0 as u64 | (k[0] as u64) << 16 | (k[1] as u64) << 32 | (k[2] as u64) << 48)
+    }
+
+    /// Whether the table answers for `word`: it holds every such move found so far.
+    #[inline]
+    fn complete_for(&self, word: Option<u64>) -> Option<u64> {
+        word.filter(|_| !self.overflowed)
+    }
+
+    #[inline]
+    fn contains(&self, word: u64) -> bool {
+        self.words[..self.len].contains(&word)
+    }
+
+    #[inline]
+    fn insert(&mut self, word: u64) {
+        if self.len == KILL_SET_SIZE {
+            self.overflowed = true;
+        } else {
+            self.words[self.len] = word;
+            self.len += 1;
+        }
+    }
+}
+
 /// The move generator's sink: one move per destination and set of kill squares.
 pub(crate) struct MoveSink<'o> {
     pub(crate) piece: Piece,
@@ -228,6 +295,8 @@ pub(crate) struct MoveSink<'o> {
     pub(crate) start: usize,
     /// Destinations of the moves without kills found so far.
     pub(crate) seen: CellSet,
+    /// The moves with kills found so far (see [`KillSet`]).
+    pub(crate) killed: KillSet,
 }
 
 impl Sink for MoveSink<'_> {
@@ -237,20 +306,35 @@ impl Sink for MoveSink<'_> {
         let n = walk.kills_for(to, &mut kills);
         let kills = &kills[..n];
         let tsq = Square(to as u16);
+        let mut word = None;
         if n == 0 {
             if !self.seen.insert(to as usize) {
                 return false;
             }
-        } else if self.out[self.start..].iter().any(|m| {
-            m.to() == tsq && m.kills().len() == n && kills.iter().all(|k| m.kills().contains(k))
-        }) {
-            return false;
+        } else {
+            word = KillSet::word(tsq, kills);
+            let known = match self.killed.complete_for(word) {
+                Some(w) => self.killed.contains(w),
+                None => self.out[self.start..].iter().any(|m| {
+                    m.to() == tsq
+                        && m.kills().len() == n
+                        && kills.iter().all(|k| m.kills().contains(k))
+                }),
+            };
+            if known {
+                return false;
+            }
         }
+        let before = self.out.len();
         walk.pos.add_board_move(
             self.piece,
             Move::with_kills(walk.from, kills, tsq),
             self.out,
         );
+        // Recorded only where a move was given, as the moves themselves would show it.
+        if let Some(w) = word.filter(|_| self.out.len() > before) {
+            self.killed.insert(w);
+        }
         false
     }
 }
@@ -381,5 +465,39 @@ impl Position {
             target: target.0 as i32,
         };
         walk.nodes(&table.tree, from.0 as i32, &mut sink)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kill_word_is_the_set_of_kills_and_the_destination() {
+        let sq = |c| Square(c);
+        let w = |to, kills: &[u16]| {
+            let kills: Vec<Square> = kills.iter().map(|&k| sq(k)).collect();
+            KillSet::word(sq(to), &kills)
+        };
+        assert_eq!(w(40, &[30, 31]), w(40, &[31, 30]), "order of kills");
+        assert_eq!(w(40, &[30, 31, 32]), w(40, &[32, 30, 31]));
+        assert_ne!(w(40, &[30]), w(41, &[30]), "destination");
+        assert_ne!(w(40, &[30]), w(40, &[30, 31]), "number of kills");
+        assert_ne!(w(40, &[30, 31]), w(40, &[30, 32]));
+        assert_eq!(w(40, &[1, 2, 3, 4]), None, "four kills are not packed");
+    }
+
+    #[test]
+    fn a_full_kill_set_stops_answering() {
+        let mut set = KillSet::new();
+        for i in 0..KILL_SET_SIZE as u64 {
+            set.insert(i + 1);
+        }
+        assert_eq!(set.complete_for(Some(5)), Some(5));
+        assert!(set.contains(5) && !set.contains(KILL_SET_SIZE as u64 + 1));
+        // The next move is not recorded: from now on the moves themselves are asked.
+        set.insert(KILL_SET_SIZE as u64 + 1);
+        assert_eq!(set.complete_for(Some(5)), None);
+        assert_eq!(KillSet::new().complete_for(None), None);
     }
 }
