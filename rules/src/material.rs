@@ -320,7 +320,7 @@ impl PieceValues {
     /// go to hand, enter the mover's hand demoted; the mover may change kind): make and
     /// unmake would give the same. `None` where a move can remove pieces away from its
     /// squares (burns, Ko Shogi's rule module), and for drops.
-    pub(crate) fn capture_gain(&self, pos: &Position, m: &Move) -> Option<i64> {
+    pub fn capture_gain(&self, pos: &Position, m: &Move) -> Option<i64> {
         let v = pos.variant();
         if v.acts_away_from_moves() || m.is_drop() {
             return None;
@@ -495,7 +495,7 @@ impl PieceValues {
         }
         alpha = alpha.max(stand);
         buf.clear();
-        pos.generate_board_moves(buf);
+        pos.generate_board_captures(buf);
         // A capture gains at most twice its victim (off the board, into the hand): skip those
         // that cannot lift the score above alpha.
         let hand = if pos.variant().rules.drops { 2 } else { 1 };

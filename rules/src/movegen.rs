@@ -51,6 +51,73 @@ impl Position {
         }
     }
 
+    /// The moves of [`Position::generate_board_moves`] that take a piece of the opponent, on
+    /// their destination or on the way, in the same order: what a capture search looks at.
+    /// A piece of leaps and slides alone looks only at the squares it could take on; other
+    /// pieces, and a rule module's moves, are generated in full and their captures kept. In
+    /// the classical baseline's quiescence search the full generation was a third of its time
+    /// on Shoko Shogi.
+    pub fn generate_board_captures(&self, out: &mut Vec<Move>) {
+        let them = self.side.opposite();
+        let takes = |m: &Move| {
+            m.kills()
+                .iter()
+                .any(|k| self.board[k.index()].is_color(them))
+                || self.board[m.to().index()].is_color(them)
+        };
+        // The moves from `start` on, the captures among them kept in order.
+        let keep_captures = |out: &mut Vec<Move>, start: usize| {
+            let mut kept = start;
+            for i in start..out.len() {
+                if takes(&out[i]) {
+                    out[kept] = out[i];
+                    kept += 1;
+                }
+            }
+            out.truncate(kept);
+        };
+        if self.variant.ko.is_some() {
+            let start = out.len();
+            self.generate_board_moves(out);
+            return keep_captures(out, start);
+        }
+        let us = self.side;
+        for &from in self.variant.geometry.squares() {
+            let p = self.board[from.index()];
+            if !p.is_color(us) {
+                continue;
+            }
+            let table = &self.variant.piece(p.kind()).moves[us.index()];
+            if table.may_repeat {
+                let start = out.len();
+                self.generate_kind_from(from, p, out);
+                keep_captures(out, start);
+                continue;
+            }
+            let f = from.0 as i32;
+            for l in &table.leaps {
+                let t = (f + l.delta) as usize;
+                if l.c && self.board[t].is_color(them) {
+                    self.add_board_move(p, Move::new(from, Square(t as u16)), out);
+                }
+            }
+            for s in &table.slides {
+                let mut t = f;
+                for _ in 0..s.range {
+                    t += s.delta;
+                    let q = self.board[t as usize];
+                    if q.is_empty() {
+                        continue;
+                    }
+                    if s.c && q.is_color(them) {
+                        self.add_board_move(p, Move::new(from, Square(t as u16)), out);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
     /// Appends the moves of piece `p` standing (or imagined) on `from`.
     pub(crate) fn generate_kind_from(&self, from: Square, p: Piece, out: &mut Vec<Move>) {
         let table = &self.variant.piece(p.kind()).moves[p.color().index()];
@@ -424,6 +491,35 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
     use std::sync::Arc;
+
+    /// The capture generator gives the board moves that take an opponent's piece, in the
+    /// order the full generator gives them, in random games of every built-in variant (and
+    /// keeps what the buffer held before).
+    #[test]
+    fn board_captures_are_the_board_moves_that_take_in_order() {
+        for id in crate::variant::builtin_ids() {
+            let mut captures = 0usize;
+            crate::test_positions::random_positions(id, 6, |pos, _| {
+                let them = pos.side_to_move().opposite();
+                let mut all = Vec::new();
+                pos.generate_board_moves(&mut all);
+                let want: Vec<Move> = all
+                    .into_iter()
+                    .filter(|m| {
+                        m.kills().iter().any(|&k| pos.piece_at(k).is_color(them))
+                            || pos.piece_at(m.to()).is_color(them)
+                    })
+                    .collect();
+                let held = Move::new(Square(0), Square(0));
+                let mut got = vec![held];
+                pos.generate_board_captures(&mut got);
+                assert_eq!(got[0], held, "{id}: the buffer's earlier move");
+                assert_eq!(&got[1..], &want[..], "{id}: {}", pos.to_text());
+                captures += want.len();
+            });
+            assert!(captures > 100, "{id}: {captures} captures");
+        }
+    }
 
     /// Pieces that may only be dropped to give check: a rider, a limited slider, leapers, a
     /// one-way rider with a step, and a hopping piece (which the board walk still serves).
