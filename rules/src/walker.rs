@@ -224,7 +224,7 @@ impl CellSet {
 /// destination and its kill squares in ascending order packed into a word: the move sink
 /// asks, for every path that captures on the way, whether the same move (same destination,
 /// same set of kills) came by another path. Scanning the moves themselves for that was
-/// half the sink's time on a lion's eighty-odd moves. Moves with more kills, and every move
+/// half the sink's time on Shoko Shogi's many-legged pieces. Moves with more kills, and every move
 /// once the table is full, are checked against the moves themselves.
 pub(crate) struct KillSet {
     words: [u64; KILL_SET_SIZE],
