@@ -94,27 +94,7 @@ impl Position {
                 keep_captures(out, start);
                 continue;
             }
-            let f = from.0 as i32;
-            for l in &table.leaps {
-                let t = (f + l.delta) as usize;
-                if l.c && self.board[t].is_color(them) {
-                    self.add_board_move(p, Move::new(from, Square(t as u16)), out);
-                }
-            }
-            for s in &table.slides {
-                let mut t = f;
-                for _ in 0..s.range {
-                    t += s.delta;
-                    let q = self.board[t as usize];
-                    if q.is_empty() {
-                        continue;
-                    }
-                    if s.c && q.is_color(them) {
-                        self.add_board_move(p, Move::new(from, Square(t as u16)), out);
-                    }
-                    break;
-                }
-            }
+            self.generate_plain_from(from, p, table, false, out);
         }
     }
 
@@ -124,12 +104,27 @@ impl Position {
         if table.may_repeat {
             return self.generate_kind_from_dedup(from, p, out);
         }
-        let us = p.color();
+        self.generate_plain_from(from, p, table, true, out);
+    }
+
+    /// The moves of a piece of leaps and slides alone (a table that cannot give a move
+    /// twice), in table order: with `quiet`, every move; without, only its captures (for
+    /// [`Position::generate_board_captures`]). Inlined, so each caller's loops are its own.
+    #[inline(always)]
+    fn generate_plain_from(
+        &self,
+        from: Square,
+        p: Piece,
+        table: &MoveTable,
+        quiet: bool,
+        out: &mut Vec<Move>,
+    ) {
+        let them = p.color().opposite();
         let f = from.0 as i32;
         for l in &table.leaps {
             let t = (f + l.delta) as usize;
             let q = self.board[t];
-            if (q.is_empty() && l.m) || (l.c && q.is_piece() && q.color() != us) {
+            if (quiet && q.is_empty() && l.m) || (l.c && q.is_color(them)) {
                 self.add_board_move(p, Move::new(from, Square(t as u16)), out);
             }
         }
@@ -139,12 +134,12 @@ impl Position {
                 t += s.delta;
                 let q = self.board[t as usize];
                 if q.is_empty() {
-                    if s.m {
+                    if quiet && s.m {
                         self.add_board_move(p, Move::new(from, Square(t as u16)), out);
                     }
                     continue;
                 }
-                if s.c && q.is_piece() && q.color() != us {
+                if s.c && q.is_color(them) {
                     self.add_board_move(p, Move::new(from, Square(t as u16)), out);
                 }
                 break;
