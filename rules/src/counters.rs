@@ -91,6 +91,41 @@ impl Position {
         Some(check)
     }
 
+    /// Whether the rule counters could decide which moves are legal within the next `plies`
+    /// plies, the side to move playing first. A side's counter is read by the legality
+    /// test of each of its moves; at its k-th move in the span (from 0) it stands at most k
+    /// above where it stands now, and at the first it is unchanged whatever the line. So
+    /// where no side's counter plus its moves in the span less one reaches the counter's
+    /// limit, every legality test in the span answers as at a counter below the limit,
+    /// whether the counters are updated along the line or kept as they are now: the line
+    /// may be played with [`Position::make_move_keeping_counters`]. Always false in
+    /// variants that limit neither skips nor checks.
+    pub fn counters_can_bind_within(&self, plies: u32) -> bool {
+        let rules = &self.variant.rules;
+        if rules.max_consecutive_skips.is_none() && rules.max_consecutive_checks.is_none() {
+            return false;
+        }
+        Color::ALL.into_iter().any(|c| {
+            // Moves of `c` in the span: the side to move plays its first ply.
+            let moves = if c == self.side {
+                plies.div_ceil(2)
+            } else {
+                plies / 2
+            };
+            let Some(growth) = moves.checked_sub(1) else {
+                return false;
+            };
+            let reaches = |count: u8, limit: Option<u8>| {
+                limit.is_some_and(|max| u32::from(count) + growth >= u32::from(max))
+            };
+            reaches(self.counters.skips[c.index()], rules.max_consecutive_skips)
+                || reaches(
+                    self.counters.checks[c.index()],
+                    rules.max_consecutive_checks,
+                )
+        })
+    }
+
     /// Removes the moves that a counter at its limit forbids: a skip after the most skips in a
     /// row, a check after the most checks in a row.
     pub(crate) fn retain_counter_legal(&mut self, moves: &mut Vec<Move>) {
@@ -112,6 +147,100 @@ impl Position {
                 self.unmake_move();
                 !check
             });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_positions::random_positions;
+    use crate::Color;
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+
+    /// Where [`Position::counters_can_bind_within`] says the counters cannot bind over a span,
+    /// a line of that many plies played with counters kept has the same legal moves at every
+    /// ply as the line played with full makes: random lines (checks and skips preferred, so
+    /// that counters grow) from random positions of every built-in variant, with the
+    /// counters set to every value up to their limits.
+    #[test]
+    fn a_line_played_keeping_the_counters_has_the_same_legal_moves_where_they_cannot_bind() {
+        let mut rng = StdRng::seed_from_u64(7);
+        for id in crate::variant::builtin_ids() {
+            let (mut lines, mut bound) = (0usize, 0usize);
+            let mut visited = 0usize;
+            random_positions(id, 3, |pos, _| {
+                visited += 1;
+                if !visited.is_multiple_of(6) {
+                    return;
+                }
+                let rules = pos.variant().rules.clone();
+                let limits = [rules.max_consecutive_skips, rules.max_consecutive_checks];
+                let top = limits.iter().flatten().copied().max().unwrap_or(0);
+                for count in 0..=top {
+                    let mut start = pos.clone();
+                    if top > 0 {
+                        let clip = |l: Option<u8>| l.map_or(0, |m| count.min(m));
+                        for c in Color::ALL {
+                            let (s, k) = (clip(limits[0]), clip(limits[1]));
+                            start.set_counters(c, s, k);
+                        }
+                    }
+                    for plies in 1..=6u32 {
+                        if start.counters_can_bind_within(plies) {
+                            bound += 1;
+                            continue;
+                        }
+                        lines += 1;
+                        let (mut full, mut kept) = (start.clone(), start.clone());
+                        for ply in 0..plies {
+                            let a = full.legal_moves();
+                            let b = kept.legal_moves();
+                            assert_eq!(
+                                a,
+                                b,
+                                "{id}: legal moves differ at ply {ply} of {plies} from {}",
+                                start.to_text()
+                            );
+                            if a.is_empty() || full.outcome_given(false).is_some() {
+                                break;
+                            }
+                            let pick = pick_growing(&mut full, &a, &mut rng);
+                            full.make_move(pick);
+                            kept.make_move_keeping_counters(pick);
+                        }
+                    }
+                }
+            });
+            assert!(lines > 0, "{id}: no line tested");
+            if id == "gyaku-sama-shogi" {
+                assert!(bound > 0, "{id}: no span where the counters bind");
+            }
+        }
+    }
+
+    /// A move that grows a counter where there is one (a check or a skip), else any.
+    fn pick_growing(
+        pos: &mut crate::Position,
+        legal: &[crate::Move],
+        rng: &mut StdRng,
+    ) -> crate::Move {
+        let growing: Vec<crate::Move> = legal
+            .iter()
+            .copied()
+            .filter(|&m| {
+                if m.is_skip() {
+                    return true;
+                }
+                pos.make_move(m);
+                let check = pos.in_check(pos.side_to_move());
+                pos.unmake_move();
+                check
+            })
+            .collect();
+        if !growing.is_empty() && rng.gen_bool(0.8) {
+            growing[rng.gen_range(0..growing.len())]
+        } else {
+            legal[rng.gen_range(0..legal.len())]
         }
     }
 }

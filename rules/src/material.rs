@@ -263,7 +263,7 @@ impl PieceValues {
             }
             let moved = (!m.is_drop()).then(|| m.from());
             exposure.before_capture(pos, s.ours.iter().map(|o| o.1), more_to_come);
-            pos.make_move_for_material(m);
+            pos.make_move_keeping_counters(m);
             if pos.royal_count(them) == 0 {
                 pos.unmake_move();
                 return 1.0;
@@ -353,7 +353,7 @@ impl PieceValues {
     /// from the squares a rule module's make journaled (Ko Shogi's moves act away from their
     /// squares), instead of a walk over the whole board. `None` where the move was not made
     /// by a rule module, or the rules have drops (the hands would count too).
-    fn journaled_change(&self, pos: &Position, color: Color) -> Option<i64> {
+    pub fn journaled_change(&self, pos: &Position, color: Color) -> Option<i64> {
         if pos.variant().rules.drops {
             return None;
         }
@@ -468,7 +468,7 @@ impl PieceValues {
         moves.retain(|m| m.to() == sq || m.kills().contains(&sq));
         let mut best = None;
         for &m in moves.iter() {
-            pos.make_move_for_material(m);
+            pos.make_move_keeping_counters(m);
             // The rule module journals every make, and Ko Shogi has no hands.
             let gain = self.journaled_change(pos, by);
             debug_assert!(gain.is_some(), "a Ko Shogi make without a journal");
@@ -700,7 +700,7 @@ mod tests {
                     let mut full = pos.clone();
                     full.make_move(m);
                     let mut quick = pos.clone();
-                    quick.make_move_for_material(m);
+                    quick.make_move_keeping_counters(m);
                     let text = pos.to_text();
                     assert_eq!(quick.board, full.board, "{id} {m:?} {text}");
                     assert_eq!(quick.hands, full.hands, "{id} {m:?} {text}");

@@ -297,6 +297,9 @@ pub(crate) struct MoveSink<'o> {
     pub(crate) seen: CellSet,
     /// The moves with kills found so far (see [`KillSet`]).
     pub(crate) killed: KillSet,
+    /// Whether to give only the moves that take an enemy piece (on their destination or
+    /// on the way).
+    pub(crate) captures_only: bool,
 }
 
 impl Sink for MoveSink<'_> {
@@ -305,6 +308,15 @@ impl Sink for MoveSink<'_> {
         let mut kills = [Square(0); MAX_KILLS];
         let n = walk.kills_for(to, &mut kills);
         let kills = &kills[..n];
+        if self.captures_only {
+            let board = &walk.pos.board;
+            let them = self.piece.color().opposite();
+            if !board[to as usize].is_color(them)
+                && !kills.iter().any(|k| board[k.index()].is_color(them))
+            {
+                return false;
+            }
+        }
         let tsq = Square(to as u16);
         let mut word = None;
         if n == 0 {

@@ -72,6 +72,31 @@ impl KoShogi {
         }
     }
 
+    /// The moves of [`KoShogi::generate`] for the side to move that take an enemy piece (on
+    /// their destination or on the way), in the same order: a piece that moves by its table
+    /// alone generates only its captures; the other roles (pawns, priests, shooters, double
+    /// movers) generate in full and keep theirs. Generating every move and keeping the
+    /// captures was most of the classical baseline's quiescence here.
+    pub(crate) fn generate_captures(&self, pos: &Position, us: Color, out: &mut Vec<Move>) {
+        debug_assert_eq!(us, pos.side_to_move(), "captures of the side to move");
+        let ctx = self.context(pos, us);
+        for &from in pos.variant.geometry.squares() {
+            let p = pos.board[from.index()];
+            if !p.is_color(us) {
+                continue;
+            }
+            let held = !ctx.frozen.is_empty() && ctx.frozen.contains(&from);
+            match &self.roles[p.kind().index()] {
+                Role::Table if !held => pos.generate_kind_captures_from(from, p, out),
+                _ => {
+                    let start = out.len();
+                    self.generate_piece(pos, &ctx, from, p, out);
+                    pos.keep_captures(out, start);
+                }
+            }
+        }
+    }
+
     /// Appends the legal moves of the piece `p` on `from` (none when a net holds it).
     pub(crate) fn generate_piece(
         &self,
