@@ -531,6 +531,40 @@ mod tests {
         }
     }
 
+    /// The same for a universal leaper (Hook Shogi's promoted king, `U`), whose quiet
+    /// landings the capture generator must leave out: one is set on an empty square of the
+    /// side to move in random Hook Shogi positions.
+    #[test]
+    fn board_captures_of_a_universal_leaper_are_its_moves_that_take() {
+        let v = crate::load_variant("hook-shogi").unwrap();
+        let kind = v.kind_by_id("+K").unwrap();
+        let mut captures = 0usize;
+        crate::test_positions::random_positions("hook-shogi", 3, |pos, _| {
+            let us = pos.side_to_move();
+            let them = us.opposite();
+            let Some(&sq) = v.geometry.squares().iter().find(|s| pos.piece_at(**s).is_empty())
+            else {
+                return;
+            };
+            let mut pos = pos.clone();
+            pos.board[sq.index()] = Piece::new(kind, us);
+            let mut all = Vec::new();
+            pos.generate_board_moves(&mut all);
+            let want: Vec<Move> = all
+                .into_iter()
+                .filter(|m| {
+                    m.kills().iter().any(|&k| pos.piece_at(k).is_color(them))
+                        || pos.piece_at(m.to()).is_color(them)
+                })
+                .collect();
+            let mut got = Vec::new();
+            pos.generate_board_captures(&mut got);
+            assert_eq!(got, want, "{}", pos.to_text());
+            captures += want.iter().filter(|m| m.from() == sq).count();
+        });
+        assert!(captures > 100, "{captures} captures by the universal leaper");
+    }
+
     /// Pieces that may only be dropped to give check: a rider, a limited slider, leapers, a
     /// one-way rider with a step, and a hopping piece (which the board walk still serves).
     const CHECKING_DROPS: &str = r#"

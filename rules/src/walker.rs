@@ -434,7 +434,12 @@ impl Position {
         walk.nodes(&table.tree, from.0 as i32, sink);
         if let Some(u) = table.universal {
             for &t in self.variant.geometry.squares() {
-                if self.universal_lands(from, sink.piece, t, u) && sink.seen.insert(t.index()) {
+                let them = sink.piece.color().opposite();
+                let wanted = !sink.captures_only || self.board[t.index()].is_color(them);
+                if wanted
+                    && self.universal_lands(from, sink.piece, t, u)
+                    && sink.seen.insert(t.index())
+                {
                     self.add_board_move(sink.piece, Move::new(from, t), sink.out);
                 }
             }
