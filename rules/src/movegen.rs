@@ -84,7 +84,11 @@ impl Position {
     fn generate_kind_with(&self, from: Square, p: Piece, quiet: bool, out: &mut Vec<Move>) {
         let table = &self.variant.piece(p.kind()).moves[p.color().index()];
         if table.may_repeat {
-            return self.generate_kind_from_dedup(from, p, quiet, out);
+            return if quiet {
+                self.generate_kind_from_dedup::<false>(from, p, out)
+            } else {
+                self.generate_kind_from_dedup::<true>(from, p, out)
+            };
         }
         self.generate_plain_from(from, p, table, quiet, out);
     }
@@ -184,14 +188,13 @@ impl Position {
             if plain {
                 seen.insert(target.index());
             }
-            let mut sink = MoveSink {
+            // Every move that takes `target` takes an enemy piece.
+            let mut sink = MoveSink::<false> {
                 piece: p,
                 out,
                 start,
                 seen,
                 killed: KillSet::new(),
-                // Every move that takes `target` takes an enemy piece.
-                captures_only: false,
             };
             self.generate_piece_complex_on(from, target, &mut sink);
         }
@@ -214,23 +217,28 @@ impl Position {
 
     /// [`Position::generate_kind_from`] for tables whose entries can give the same move twice:
     /// each move is added once (a destination without kills is remembered in a cell set).
-    /// Without `quiet`, only the moves that take an enemy piece, in the same order: a move
+    /// With `CAPTURES_ONLY`, only the moves that take an enemy piece, in the same order: a move
     /// without kills to an empty square is quiet by whichever path it comes, so leaving
     /// them out changes none of the captures' deduplication. In the classical baseline's
     /// quiescence on Gyaku-sama Shogi, generating every move and dropping the quiet ones
     /// spent a tenth of its time on moves it threw away.
-    fn generate_kind_from_dedup(&self, from: Square, p: Piece, quiet: bool, out: &mut Vec<Move>) {
+    fn generate_kind_from_dedup<const CAPTURES_ONLY: bool>(
+        &self,
+        from: Square,
+        p: Piece,
+        out: &mut Vec<Move>,
+    ) {
+        let quiet = !CAPTURES_ONLY;
         let table = &self.variant.piece(p.kind()).moves[p.color().index()];
         let us = p.color();
         let f = from.0 as i32;
         let start = out.len();
-        let mut sink = MoveSink {
+        let mut sink = MoveSink::<CAPTURES_ONLY> {
             piece: p,
             out,
             start,
             seen: CellSet::new(),
             killed: KillSet::new(),
-            captures_only: !quiet,
         };
         for l in &table.leaps {
             let t = (f + l.delta) as usize;
@@ -542,7 +550,11 @@ mod tests {
         crate::test_positions::random_positions("hook-shogi", 3, |pos, _| {
             let us = pos.side_to_move();
             let them = us.opposite();
-            let Some(&sq) = v.geometry.squares().iter().find(|s| pos.piece_at(**s).is_empty())
+            let Some(&sq) = v
+                .geometry
+                .squares()
+                .iter()
+                .find(|s| pos.piece_at(**s).is_empty())
             else {
                 return;
             };
@@ -562,7 +574,10 @@ mod tests {
             assert_eq!(got, want, "{}", pos.to_text());
             captures += want.iter().filter(|m| m.from() == sq).count();
         });
-        assert!(captures > 100, "{captures} captures by the universal leaper");
+        assert!(
+            captures > 100,
+            "{captures} captures by the universal leaper"
+        );
     }
 
     /// Pieces that may only be dropped to give check: a rider, a limited slider, leapers, a

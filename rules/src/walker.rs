@@ -288,7 +288,7 @@ impl KillSet {
 }
 
 /// The move generator's sink: one move per destination and set of kill squares.
-pub(crate) struct MoveSink<'o> {
+pub(crate) struct MoveSink<'o, const CAPTURES_ONLY: bool> {
     pub(crate) piece: Piece,
     pub(crate) out: &'o mut Vec<Move>,
     /// Where this piece's moves begin in `out`.
@@ -297,18 +297,17 @@ pub(crate) struct MoveSink<'o> {
     pub(crate) seen: CellSet,
     /// The moves with kills found so far (see [`KillSet`]).
     pub(crate) killed: KillSet,
-    /// Whether to give only the moves that take an enemy piece (on their destination or
-    /// on the way).
-    pub(crate) captures_only: bool,
 }
 
-impl Sink for MoveSink<'_> {
+/// `CAPTURES_ONLY`: give only the moves that take an enemy piece (on their destination or on
+/// the way). A constant, so that the full generator's sink carries no test for it.
+impl<const CAPTURES_ONLY: bool> Sink for MoveSink<'_, CAPTURES_ONLY> {
     #[inline]
     fn found(&mut self, walk: &Walk, to: i32) -> bool {
         let mut kills = [Square(0); MAX_KILLS];
         let n = walk.kills_for(to, &mut kills);
         let kills = &kills[..n];
-        if self.captures_only {
+        if CAPTURES_ONLY {
             let board = &walk.pos.board;
             let them = self.piece.color().opposite();
             if !board[to as usize].is_color(them)
@@ -357,7 +356,7 @@ impl Sink for MoveSink<'_> {
 /// gives the same moves as generating all and keeping those that take it.
 pub(crate) struct CaptureOnSink<'s, 'o> {
     pub(crate) target: i32,
-    pub(crate) moves: &'s mut MoveSink<'o>,
+    pub(crate) moves: &'s mut MoveSink<'o, false>,
 }
 
 impl Sink for CaptureOnSink<'_, '_> {
@@ -428,14 +427,18 @@ impl Position {
 
     /// Appends the moves of `p` on `from` that its table's paths and universal leap give,
     /// leaving out those already in `sink`.
-    pub(crate) fn generate_piece_complex(&self, from: Square, sink: &mut MoveSink) {
+    pub(crate) fn generate_piece_complex<const CAPTURES_ONLY: bool>(
+        &self,
+        from: Square,
+        sink: &mut MoveSink<'_, CAPTURES_ONLY>,
+    ) {
         let table = &self.variant.piece(sink.piece.kind()).moves[sink.piece.color().index()];
         let mut walk = Walk::new(self, from, sink.piece.color());
         walk.nodes(&table.tree, from.0 as i32, sink);
         if let Some(u) = table.universal {
             for &t in self.variant.geometry.squares() {
                 let them = sink.piece.color().opposite();
-                let wanted = !sink.captures_only || self.board[t.index()].is_color(them);
+                let wanted = !CAPTURES_ONLY || self.board[t.index()].is_color(them);
                 if wanted
                     && self.universal_lands(from, sink.piece, t, u)
                     && sink.seen.insert(t.index())
@@ -452,7 +455,7 @@ impl Position {
         &self,
         from: Square,
         target: Square,
-        sink: &mut MoveSink,
+        sink: &mut MoveSink<'_, false>,
     ) {
         let piece = sink.piece;
         let table = &self.variant.piece(piece.kind()).moves[piece.color().index()];
