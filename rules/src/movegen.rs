@@ -518,16 +518,7 @@ mod tests {
         for id in crate::variant::builtin_ids() {
             let mut captures = 0usize;
             crate::test_positions::random_positions(id, 6, |pos, _| {
-                let them = pos.side_to_move().opposite();
-                let mut all = Vec::new();
-                pos.generate_board_moves(&mut all);
-                let want: Vec<Move> = all
-                    .into_iter()
-                    .filter(|m| {
-                        m.kills().iter().any(|&k| pos.piece_at(k).is_color(them))
-                            || pos.piece_at(m.to()).is_color(them)
-                    })
-                    .collect();
+                let want = board_moves_that_take(pos);
                 let held = Move::new(Square(0), Square(0));
                 let mut got = vec![held];
                 pos.generate_board_captures(&mut got);
@@ -537,6 +528,18 @@ mod tests {
             });
             assert!(captures > 100, "{id}: {captures} captures");
         }
+    }
+
+    /// The full generator's board moves that take an enemy piece, in its order.
+    fn board_moves_that_take(pos: &Position) -> Vec<Move> {
+        let them = pos.side_to_move().opposite();
+        let mut all = Vec::new();
+        pos.generate_board_moves(&mut all);
+        all.retain(|m| {
+            m.kills().iter().any(|&k| pos.piece_at(k).is_color(them))
+                || pos.piece_at(m.to()).is_color(them)
+        });
+        all
     }
 
     /// The same for a universal leaper (Hook Shogi's promoted king, `U`), whose quiet
@@ -549,7 +552,6 @@ mod tests {
         let mut captures = 0usize;
         crate::test_positions::random_positions("hook-shogi", 3, |pos, _| {
             let us = pos.side_to_move();
-            let them = us.opposite();
             let Some(&sq) = v
                 .geometry
                 .squares()
@@ -560,15 +562,7 @@ mod tests {
             };
             let mut pos = pos.clone();
             pos.board[sq.index()] = Piece::new(kind, us);
-            let mut all = Vec::new();
-            pos.generate_board_moves(&mut all);
-            let want: Vec<Move> = all
-                .into_iter()
-                .filter(|m| {
-                    m.kills().iter().any(|&k| pos.piece_at(k).is_color(them))
-                        || pos.piece_at(m.to()).is_color(them)
-                })
-                .collect();
+            let want = board_moves_that_take(&pos);
             let mut got = Vec::new();
             pos.generate_board_captures(&mut got);
             assert_eq!(got, want, "{}", pos.to_text());
