@@ -307,16 +307,14 @@ impl<const CAPTURES_ONLY: bool> Sink for MoveSink<'_, CAPTURES_ONLY> {
         let mut kills = [Square(0); MAX_KILLS];
         let n = walk.kills_for(to, &mut kills);
         let kills = &kills[..n];
-        if CAPTURES_ONLY {
-            let board = &walk.pos.board;
-            let them = self.piece.color().opposite();
-            if !board[to as usize].is_color(them)
-                && !kills.iter().any(|k| board[k.index()].is_color(them))
-            {
-                return false;
-            }
-        }
         let tsq = Square(to as u16);
+        if CAPTURES_ONLY
+            && !walk
+                .pos
+                .takes_piece_of(self.piece.color().opposite(), tsq, kills)
+        {
+            return false;
+        }
         let mut word = None;
         if n == 0 {
             if !self.seen.insert(to as usize) {
@@ -436,8 +434,8 @@ impl Position {
         let mut walk = Walk::new(self, from, sink.piece.color());
         walk.nodes(&table.tree, from.0 as i32, sink);
         if let Some(u) = table.universal {
+            let them = sink.piece.color().opposite();
             for &t in self.variant.geometry.squares() {
-                let them = sink.piece.color().opposite();
                 let wanted = !CAPTURES_ONLY || self.board[t.index()].is_color(them);
                 if wanted
                     && self.universal_lands(from, sink.piece, t, u)
