@@ -104,10 +104,7 @@ impl Position {
                 None if !self.has_legal_move() => self
                     .outcome_given(true)
                     .is_some_and(|o| o.winner() == Some(us)),
-                None if plies >= 3 => {
-                    self.legal_moves_into(&mut replies);
-                    self.every_reply_allows_mate(&replies, budget)
-                }
+                None if plies >= 3 => self.no_reply_escapes(&mut replies, budget),
                 None => false,
             };
             self.unmake_move();
@@ -118,10 +115,63 @@ impl Position {
         None
     }
 
+    /// Whether every legal reply of the side to move (just checked) allows a mate in one,
+    /// the replies likeliest to answer the check tried first: the royal piece's own moves,
+    /// generated alone (as [`Position::has_legal_move`] does), then the other moves, those
+    /// that take a piece (the checking one among them) before the rest. One reply that
+    /// escapes ends the search, and under royal capture most moves ignore the check: in
+    /// generation order a check that failed was found to fail only after a full move
+    /// generation for each reply before the first that answers it, and the whole side's
+    /// moves were generated even where a step of the royal piece answers it. The order
+    /// changes no answer, only how soon a failing check is dropped (so, where the budget
+    /// binds, how many checks are tried).
+    fn no_reply_escapes(&mut self, replies: &mut Vec<Move>, budget: &mut Budget) -> bool {
+        let us = self.side;
+        // The attacker's complex pieces, found once: no reply adds one.
+        let complex = self.complex_attacker_squares(us.opposite());
+        let king = self.royal_sq[us.index()];
+        let royal = self.board[king.index()];
+        // Ko Shogi's moves come from its rule module, not from each piece's table.
+        let king_first = self.variant.ko.is_none() && royal.is_color(us);
+        if king_first {
+            replies.clear();
+            self.generate_kind_from(king, royal, replies);
+            let mut i = 0;
+            while i < replies.len() {
+                if self.pseudo_legal_is_legal(replies[i]) {
+                    i += 1;
+                } else {
+                    replies.swap_remove(i);
+                }
+            }
+            if !self.every_reply_allows_mate(replies, budget, &complex) {
+                return false;
+            }
+        }
+        self.legal_moves_into(replies);
+        if king_first {
+            replies.retain(|m| m.is_drop() || m.from() != king);
+        }
+        let them = us.opposite();
+        let takes = |m: &Move| {
+            !m.is_drop()
+                && !m.is_skip()
+                && (self.board[m.to().index()].is_color(them) || !m.kills().is_empty())
+        };
+        replies.sort_by_key(|m| !takes(m));
+        self.every_reply_allows_mate(replies, budget, &complex)
+    }
+
     /// Whether, after each of `replies` (the defender's legal moves), the attacker has a mate
-    /// in one.
-    fn every_reply_allows_mate(&mut self, replies: &[Move], budget: &mut Budget) -> bool {
+    /// in one; `complex` holds the squares of the attacker's complex pieces.
+    fn every_reply_allows_mate(
+        &mut self,
+        replies: &[Move],
+        budget: &mut Budget,
+        complex: &[Square],
+    ) -> bool {
         let mut legal = Vec::new();
+        let mut attackers = Vec::new();
         for &r in replies {
             if !budget.take() {
                 return false;
@@ -133,6 +183,9 @@ impl Position {
                 None if self.only_checks_win_at_once() => {
                     self.legal_threats_into(&mut legal);
                     self.mate_among(&legal, None, 1, budget).is_some()
+                }
+                None if self.only_the_royal_capture_wins_at_once() => {
+                    self.can_take_the_royal(&mut legal, &mut attackers, complex)
                 }
                 None => {
                     self.legal_moves_into(&mut legal);
@@ -157,6 +210,58 @@ impl Position {
             && self.variant.rules.check == crate::variant::CheckRule::KingSafety
             && !(self.variant.rules.repetition_loses
                 && self.history.last().is_some_and(|u| u.mv.is_skip()))
+    }
+
+    /// Whether the side to move can win at once only by taking the opponent's one royal
+    /// piece, so that a position where [`Position::threatens_win`] sees no attack on it has no
+    /// win in one and needs no move generation: royal capture outside Ko Shogi, one royal left
+    /// (a double capture could take two), and no pass that would win by repetition.
+    fn only_the_royal_capture_wins_at_once(&self) -> bool {
+        self.variant.ko.is_none()
+            && self.variant.rules.check == crate::variant::CheckRule::RoyalCapture
+            && self.royals[self.side.opposite().index()] == 1
+            && !(self.variant.rules.repetition_loses
+                && self.history.last().is_some_and(|u| u.mv.is_skip()))
+    }
+
+    /// Whether the side to move, where [`Position::only_the_royal_capture_wins_at_once`],
+    /// has a legal move that takes the opponent's royal piece: none where the attack test
+    /// sees no threat to it, else the capturing moves of the pieces that attack its square,
+    /// generated alone ([`Position::generate_captures_on`] gives exactly the moves of a piece
+    /// that take a square), not every move of the side. Burns act away from a burner's
+    /// move, so variants with burners generate every move. `complex` holds (at least) the
+    /// squares of the side's complex pieces; `moves` and `attackers` are scratch buffers.
+    fn can_take_the_royal(
+        &mut self,
+        moves: &mut Vec<Move>,
+        attackers: &mut Vec<Square>,
+        complex: &[Square],
+    ) -> bool {
+        let us = self.side;
+        if !self.threatens_win_given(us, complex, None) {
+            return false;
+        }
+        if self.variant.has_burners() {
+            self.legal_moves_into(moves);
+            return self.winning_capture(moves).is_some();
+        }
+        let royal = self.royal_sq[us.opposite().index()];
+        self.attackers_given(royal, us, Some(complex), attackers);
+        attackers.sort_unstable();
+        attackers.dedup();
+        moves.clear();
+        for &from in attackers.iter() {
+            self.generate_captures_on(from, self.board[from.index()], royal, moves);
+        }
+        let mut i = 0;
+        while i < moves.len() {
+            if self.pseudo_legal_is_legal(moves[i]) {
+                i += 1;
+            } else {
+                moves.swap_remove(i);
+            }
+        }
+        self.winning_capture(moves).is_some()
     }
 
     /// A pass that wins at once where a repetition loses for its maker: the opponent has just
@@ -237,5 +342,43 @@ impl Position {
     /// that does not stand on one sole objective piece cannot be threatened by one move.
     fn can_be_threatened(&self, color: crate::color::Color) -> bool {
         self.variant.ko.is_none() || self.sole_target(color).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_positions::random_positions;
+
+    /// Where only taking the one royal piece wins at once, the capturing moves generated from
+    /// the royal's attackers alone find a win exactly when the whole move list does.
+    #[test]
+    fn the_royal_is_taken_from_its_attackers_moves_exactly_when_from_all_moves() {
+        for id in [
+            "shoko-shogi",
+            "gyaku-sama-shogi",
+            "hook-shogi",
+            "chu-shogi",
+            "dai-shogi",
+            "tenjiku-shogi",
+        ] {
+            let (mut asked, mut wins) = (0, 0);
+            let (mut moves, mut attackers) = (Vec::new(), Vec::new());
+            random_positions(id, 30, |pos, legal| {
+                if !pos.only_the_royal_capture_wins_at_once() {
+                    return;
+                }
+                asked += 1;
+                let all = pos.winning_capture(legal).is_some();
+                wins += usize::from(all);
+                let complex = pos.complex_attacker_squares(pos.side_to_move());
+                assert_eq!(
+                    pos.can_take_the_royal(&mut moves, &mut attackers, &complex),
+                    all,
+                    "{id}: {}",
+                    pos.to_text()
+                );
+            });
+            assert!(wins >= 10, "{id}: {wins} wins among {asked} positions");
+        }
     }
 }

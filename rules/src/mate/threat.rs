@@ -17,6 +17,11 @@ pub struct CheckTest {
     /// The mover's pieces that stand between the opponent's royal piece and a slider of the
     /// mover's that would attack it along that line: moving one may give a discovered check.
     uncovering: Vec<Square>,
+    /// The squares of the mover's complex pieces ([`Position::complex_attacker_squares`]),
+    /// for the moves that are played to tell whether they check: found once here rather
+    /// than by a walk over the whole board after each of them (on 19x19 boards that walk
+    /// was most of the leaf mate search's time).
+    complex: Vec<Square>,
 }
 
 impl CheckTest {
@@ -28,10 +33,12 @@ impl CheckTest {
         let fast = !pos.variant.acts_away_from_moves()
             && pos.royals[them.index()] == 1
             && tables.complex.is_empty();
+        let complex = pos.complex_attacker_squares(us);
         if !fast {
             return CheckTest {
                 king: None,
                 uncovering: Vec::new(),
+                complex,
             };
         }
         let king = pos.royal_sq[them.index()];
@@ -63,6 +70,7 @@ impl CheckTest {
         CheckTest {
             king: Some(king),
             uncovering,
+            complex,
         }
     }
 }
@@ -81,6 +89,27 @@ impl Position {
             return false;
         }
         self.in_check(defender)
+    }
+
+    /// [`Position::threatens_win`] with the attacker's complex pieces given as
+    /// [`Position::is_attacked_given`] takes them: those of `complex` that still stand, and a
+    /// piece on `moved_to` (the square a move just ended on). Ko Shogi, whose threat test is
+    /// its own, and sides with several royals ask [`Position::threatens_win`].
+    pub fn threatens_win_given(
+        &self,
+        attacker: Color,
+        complex: &[Square],
+        moved_to: Option<Square>,
+    ) -> bool {
+        let defender = attacker.opposite();
+        if self.variant.ko.is_some() || self.royals[defender.index()] != 1 {
+            return self.threatens_win(attacker);
+        }
+        let royal = self.royal_sq[defender.index()];
+        self.is_attacked_given(royal, attacker, Some(complex))
+            || moved_to.is_some_and(|to| {
+                self.is_attacked_by_complex(royal, attacker, std::slice::from_ref(&to))
+            })
     }
 
     /// Whether the legal move `mv` of the side to move threatens to win at once (a check) or
@@ -121,8 +150,11 @@ impl Position {
                 return attacks;
             }
         }
-        self.make_move_inner(mv, false);
-        let attacking = self.royals[them.index()] == 0 || self.threatens_win(us);
+        // Whether a side threatens to win does not depend on the rule counters: they are kept,
+        // and the check that updating them would look for is not looked for twice.
+        self.make_move_keeping_counters(mv);
+        let attacking = self.royals[them.index()] == 0
+            || self.threatens_win_given(us, &checks.complex, Some(mv.to()));
         self.unmake_move();
         attacking
     }
