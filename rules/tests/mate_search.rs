@@ -207,6 +207,8 @@ fn random_positions_agree_with_exhaustive_search() {
         ("gyaku-sama-shogi", 80, 6),
         ("hook-shogi", 40, 6),
         ("ko-shogi", 30, 6),
+        ("chu-shogi", 40, 6),
+        ("tenjiku-shogi", 30, 6),
     ] {
         let v = variant(id);
         let mut rng = StdRng::seed_from_u64(0x6d617465);
