@@ -126,14 +126,11 @@ impl Position {
     /// changes no answer, only how soon a failing check is dropped (so, where the budget
     /// binds, how many checks are tried).
     fn no_reply_escapes(&mut self, replies: &mut Vec<Move>, budget: &mut Budget) -> bool {
-        let us = self.side;
+        let them = self.side.opposite();
         // The attacker's complex pieces, found once: no reply adds one.
-        let complex = self.complex_attacker_squares(us.opposite());
-        let king = self.royal_sq[us.index()];
-        let royal = self.board[king.index()];
-        // Ko Shogi's moves come from its rule module, not from each piece's table.
-        let king_first = self.variant.ko.is_none() && royal.is_color(us);
-        if king_first {
+        let complex = self.complex_attacker_squares(them);
+        let first = self.royal_to_move_first();
+        if let Some((king, royal)) = first {
             replies.clear();
             self.generate_kind_from(king, royal, replies);
             self.retain_legal(replies);
@@ -142,10 +139,9 @@ impl Position {
             }
         }
         self.legal_moves_into(replies);
-        if king_first {
+        if let Some((king, _)) = first {
             replies.retain(|m| m.is_drop() || m.from() != king);
         }
-        let them = us.opposite();
         let takes = |m: &Move| {
             !m.is_drop()
                 && !m.is_skip()
@@ -201,8 +197,14 @@ impl Position {
     pub(crate) fn only_checks_win_at_once(&self) -> bool {
         self.variant.ko.is_none()
             && self.variant.rules.check == crate::variant::CheckRule::KingSafety
-            && !(self.variant.rules.repetition_loses
-                && self.history.last().is_some_and(|u| u.mv.is_skip()))
+            && !self.passing_back_may_win()
+    }
+
+    /// Whether a pass of the side to move could win by repetition: the variant makes a
+    /// repetition lose for its maker and the opponent has just passed
+    /// ([`Position::winning_repetition`] tells whether it does).
+    fn passing_back_may_win(&self) -> bool {
+        self.variant.rules.repetition_loses && self.history.last().is_some_and(|u| u.mv.is_skip())
     }
 
     /// Whether the side to move can win at once only by taking the opponent's one royal
@@ -213,13 +215,12 @@ impl Position {
         self.variant.ko.is_none()
             && self.variant.rules.check == crate::variant::CheckRule::RoyalCapture
             && self.royals[self.side.opposite().index()] == 1
-            && !(self.variant.rules.repetition_loses
-                && self.history.last().is_some_and(|u| u.mv.is_skip()))
+            && !self.passing_back_may_win()
     }
 
     /// Whether the side to move, where [`Position::only_the_royal_capture_wins_at_once`],
     /// has a legal move that takes the opponent's royal piece: none where the attack test
-    /// sees no threat to it, else the capturing moves of the pieces that attack its square,
+    /// sees no attacker of it, else the capturing moves of the pieces that attack its square,
     /// generated alone ([`Position::generate_captures_on`] gives exactly the moves of a piece
     /// that take a square), not every move of the side. Burns act away from a burner's
     /// move, so variants with burners generate every move. `complex` holds (at least) the
@@ -231,15 +232,19 @@ impl Position {
         complex: &[Square],
     ) -> bool {
         let us = self.side;
-        if !self.threatens_win_given(us, complex, None) {
-            return false;
-        }
         if self.variant.has_burners() {
-            self.legal_moves_into(moves);
-            return self.winning_capture(moves).is_some();
+            return self.threatens_win_given(us, complex, None) && {
+                self.legal_moves_into(moves);
+                self.winning_capture(moves).is_some()
+            };
         }
+        // Without burns the royal is attacked exactly when it has attackers: one walk
+        // answers both.
         let royal = self.royal_sq[us.opposite().index()];
         self.attackers_given(royal, us, Some(complex), attackers);
+        if attackers.is_empty() {
+            return false;
+        }
         attackers.sort_unstable();
         attackers.dedup();
         moves.clear();
@@ -256,7 +261,7 @@ impl Position {
     /// see this win only by visiting the pass among all replies, and a player that passes
     /// first with the count one short hands it over.
     pub fn winning_repetition(&mut self, legal: &[Move]) -> Option<Move> {
-        if !self.variant.rules.repetition_loses || !self.history.last()?.mv.is_skip() {
+        if !self.passing_back_may_win() {
             return None;
         }
         let us = self.side;

@@ -184,6 +184,16 @@ impl Position {
         self.retain_legal(out);
     }
 
+    /// The side to move's royal piece and its square, where its moves are tried before the
+    /// others' (in check they are the likeliest way out, and a few where the side has
+    /// dozens): not in Ko Shogi, whose moves come from its rule module, not from each
+    /// piece's table.
+    pub(crate) fn royal_to_move_first(&self) -> Option<(Square, crate::piece::Piece)> {
+        let king = self.royal_sq[self.side.index()];
+        let royal = self.board[king.index()];
+        (self.variant.ko.is_none() && royal.is_color(self.side)).then_some((king, royal))
+    }
+
     /// Whether the side to move has a legal move. Stops at the first one: the royal piece's
     /// own moves are generated and tried first (in check they are the likeliest way out, and
     /// they are a few where the whole side has dozens), then the other board moves, then
@@ -195,11 +205,8 @@ impl Position {
             return false;
         }
         let mut moves = Vec::with_capacity(64);
-        let king = self.royal_sq[us.index()];
-        let royal = self.board[king.index()];
-        // Ko Shogi's moves come from its rule module, not from each piece's table.
-        let king_first = self.variant.ko.is_none() && royal.is_color(us);
-        if king_first {
+        let first = self.royal_to_move_first();
+        if let Some((king, royal)) = first {
             self.generate_kind_from(king, royal, &mut moves);
             if moves.iter().any(|&mv| self.pseudo_legal_is_legal(mv)) {
                 return true;
@@ -207,7 +214,7 @@ impl Position {
             moves.clear();
         }
         self.generate_board_moves(&mut moves);
-        let tried = |mv: &Move| king_first && !mv.is_drop() && mv.from() == king;
+        let tried = |mv: &Move| first.is_some_and(|(king, _)| !mv.is_drop() && mv.from() == king);
         if moves
             .iter()
             .any(|mv| !tried(mv) && self.pseudo_legal_is_legal(*mv))
