@@ -342,7 +342,60 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::test_positions::random_pieces;
+    use crate::square::Square;
+    use crate::test_positions::{random_pieces, random_positions};
+
+    /// The attack test and the attackers' list see exactly the captures the move generator
+    /// gives (less those a capture matrix forbids), on every enemy piece, in every built-in variant whose moves remove pieces only
+    /// on their own squares: the reverse tables answer for the pieces whose paths capture
+    /// only where their leaps and slides already do (lions, lame leaps), and the walk of the
+    /// rest stops early only on branches that cannot reach the square.
+    #[test]
+    fn the_attack_test_sees_exactly_the_generated_captures() {
+        for id in crate::variant::builtin_ids() {
+            let v = crate::load_variant(id).unwrap();
+            if v.acts_away_from_moves() {
+                continue;
+            }
+            let mut attacked = 0;
+            random_positions(id, 6, |pos, _| {
+                let by = pos.side_to_move();
+                let mut moves = Vec::new();
+                pos.generate_pseudo_legal(&mut moves);
+                let mut out = Vec::new();
+                for &sq in pos.variant().geometry.squares() {
+                    if !pos.piece_at(sq).is_color(by.opposite()) {
+                        continue;
+                    }
+                    let mut want: Vec<Square> = moves
+                        .iter()
+                        .filter(|m| m.to() == sq || m.kills().contains(&sq))
+                        .map(|m| m.from())
+                        .collect();
+                    want.sort_unstable();
+                    want.dedup();
+                    pos.attackers_of(sq, by, &mut out);
+                    out.sort_unstable();
+                    out.dedup();
+                    // The tables do not know a variant's capture matrix (`cannot_capture`):
+                    // they list such attackers, and the moves never take.
+                    let listed = out.len();
+                    let victim = pos.piece_at(sq).kind();
+                    let v = pos.variant().clone();
+                    out.retain(|a| {
+                        !v.piece(pos.piece_at(*a).kind())
+                            .cannot_capture
+                            .contains(victim)
+                    });
+                    let text = pos.to_text();
+                    assert_eq!(out, want, "{id}: attackers of {sq:?} in {text}");
+                    assert_eq!(pos.is_attacked(sq, by), listed > 0, "{id} {text}");
+                    attacked += usize::from(!want.is_empty());
+                }
+            });
+            assert!(attacked > 100, "{id}: {attacked} attacked pieces");
+        }
+    }
 
     /// One walk of a complex piece's paths finds the same squares as asking the walker square
     /// by square (the attack test's question), in every built-in variant with such pieces.

@@ -12,7 +12,9 @@ use crate::variant::CheckRule;
 #[derive(Debug, Clone)]
 pub struct CheckTest {
     /// The opponent's royal piece, when checks can be told without playing moves (one royal,
-    /// no bent or hopping pieces on the mover's side, not Ko Shogi).
+    /// no bent or hopping pieces on the mover's side, not Ko Shogi, and the royal not already
+    /// attacked: under royal capture a side may leave it so, and then whether a move keeps
+    /// the attack is not a question of what the moved piece attacks).
     king: Option<Square>,
     /// The mover's pieces that stand between the opponent's royal piece and a slider of the
     /// mover's that would attack it along that line: moving one may give a discovered check.
@@ -32,7 +34,9 @@ impl CheckTest {
         let tables = &pos.variant.attacks[us.index()];
         let fast = !pos.variant.acts_away_from_moves()
             && pos.royals[them.index()] == 1
-            && tables.complex.is_empty();
+            && tables.complex.is_empty()
+            && (pos.variant.rules.check == CheckRule::KingSafety
+                || !pos.is_attacked(pos.royal_sq[them.index()], us));
         let complex = pos.complex_attacker_squares(us);
         if !fast {
             return CheckTest {
