@@ -139,6 +139,16 @@ impl Geometry {
         (sq.0 as i32 / self.stride - BORDER) as u8
     }
 
+    /// How many files and ranks `to` lies from `from` (both board squares).
+    #[inline]
+    pub fn steps_between(&self, from: Square, to: Square) -> (i32, i32) {
+        let (a, b) = (from.0 as i32, to.0 as i32);
+        (
+            b % self.stride - a % self.stride,
+            b / self.stride - a / self.stride,
+        )
+    }
+
     /// The square seen from the other side of the board (180-degree rotation).
     pub fn rotate(&self, sq: Square) -> Square {
         let f = self.files - 1 - self.file_of(sq);

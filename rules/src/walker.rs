@@ -20,6 +20,13 @@ use crate::xbetza::LegNode;
 pub(crate) trait Sink {
     /// A move ending on `to` with the walk's current kills; returns true to stop the walk.
     fn found(&mut self, walk: &Walk, to: i32) -> bool;
+
+    /// The one square whose captures the sink keeps, if it keeps no others: the walk then
+    /// skips the branches that cannot land there ([`crate::xbetza::NodeReach`]).
+    #[inline]
+    fn target(&self) -> Option<i32> {
+        None
+    }
 }
 
 /// Walk state shared by the legs of one path.
@@ -90,7 +97,18 @@ impl<'a> Walk<'a> {
 
     /// Walks the legs `nodes` from `cur`; true if the sink stopped the walk.
     pub(crate) fn nodes<S: Sink>(&mut self, nodes: &[LegNode], cur: i32, sink: &mut S) -> bool {
+        // Toward a target not yet taken on the way, only the branches that can land on it;
+        // once it is a kill, every way the move can end takes it.
+        let toward = sink.target().filter(|&t| !self.killed(t)).map(|t| {
+            let g = &self.pos.variant.geometry;
+            g.steps_between(Square(cur as u16), Square(t as u16))
+        });
         for n in nodes {
+            if let Some((df, dr)) = toward {
+                if !n.reach.may_reach(df, dr) {
+                    continue;
+                }
+            }
             let stop = if n.leg.range == 1 && !n.leg.skip_first {
                 self.leap(n, cur, sink)
             } else {
@@ -365,6 +383,11 @@ impl Sink for CaptureOnSink<'_, '_> {
         }
         false
     }
+
+    #[inline]
+    fn target(&self) -> Option<i32> {
+        Some(self.target)
+    }
 }
 
 /// The attack test's sink: stops at a move capturing on `target`.
@@ -376,6 +399,11 @@ impl Sink for AttackSink {
     #[inline]
     fn found(&mut self, walk: &Walk, to: i32) -> bool {
         walk.captures_on(to, self.target)
+    }
+
+    #[inline]
+    fn target(&self) -> Option<i32> {
+        Some(self.target)
     }
 }
 

@@ -9,4 +9,4 @@ mod program;
 
 pub use compile::{compile, CompileError};
 pub use parse::{parse, Atom, Component, LegSpec, Modifiers, ParseError};
-pub use program::{Leap, Leg, LegNode, MoveTable, Path, PathReach, Slide, UNLIMITED};
+pub use program::{Leap, Leg, LegNode, MoveTable, NodeReach, Path, PathReach, Slide, UNLIMITED};

@@ -84,6 +84,60 @@ pub struct LegNode {
     pub last: bool,
     /// The legs that may follow.
     pub next: Vec<LegNode>,
+    /// Where this leg and those after it can land, from the leg's start.
+    pub reach: NodeReach,
+}
+
+/// Where the legs of a prefix-tree node and its descendants can land relative to the node's
+/// starting square, so that a walk looking for a capture on one square skips the branches
+/// that cannot get there (an area move's 512 three-step paths shrink to the few pointing at
+/// the target, a hopper's four lines to the one it stands on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeReach {
+    /// Most king steps away any landing can be (saturated: 255 is unbounded).
+    pub near: u8,
+    /// Every leg goes along this unit step, so every landing lies on its ray.
+    pub ray: Option<(i8, i8)>,
+}
+
+impl NodeReach {
+    /// Whether a landing `(df, dr)` squares away from the node's start may be possible.
+    #[inline]
+    pub fn may_reach(&self, df: i32, dr: i32) -> bool {
+        if df.abs().max(dr.abs()) > self.near as i32 {
+            return false;
+        }
+        match self.ray {
+            None => true,
+            Some((x, y)) => {
+                let k = if x != 0 { df * x as i32 } else { dr * y as i32 };
+                k >= 0 && df == k * x as i32 && dr == k * y as i32
+            }
+        }
+    }
+
+    /// The reach of a node with leg `leg` whose children reach as `next` says.
+    fn of(leg: &Leg, next: &[LegNode]) -> NodeReach {
+        let (x, y) = (leg.step.0 as i32, leg.step.1 as i32);
+        let span = x.abs().max(y.abs());
+        let own = leg.range as i32 * span;
+        let after = next.iter().map(|n| n.reach.near as i32).max().unwrap_or(0);
+        let straight = span > 0 && (x == 0 || y == 0 || x.abs() == y.abs());
+        let unit = straight.then(|| ((x / span) as i8, (y / span) as i8));
+        let ray = unit.filter(|&u| next.iter().all(|n| n.reach.ray == Some(u)));
+        NodeReach {
+            near: (own + after).min(u8::MAX as i32) as u8,
+            ray,
+        }
+    }
+
+    /// Fills in the reach of every node of `tree`, children first.
+    fn fill(tree: &mut [LegNode]) {
+        for n in tree {
+            NodeReach::fill(&mut n.next);
+            n.reach = NodeReach::of(&n.leg, &n.next);
+        }
+    }
 }
 
 /// Where a table's paths can capture, relative to the origin, so that attack tests skip
@@ -142,6 +196,7 @@ impl MoveTable {
                             leg: leg.clone(),
                             last,
                             next: Vec::new(),
+                            reach: NodeReach { near: 0, ray: None },
                         });
                         level.len() - 1
                     }
@@ -149,6 +204,7 @@ impl MoveTable {
                 level = &mut level[at].next;
             }
         }
+        NodeReach::fill(&mut tree);
         self.tree = tree;
         let mut reach = PathReach {
             anywhere: self.universal.is_some(),
