@@ -61,7 +61,7 @@ impl AttackTables {
     /// not: a lion's two-step captures land on squares its own leaps take unconditionally, and
     /// a lame leap straight ahead (`nD`) with a step or slide up to it captures exactly as a
     /// slide of the leap's length (entered here as one). Attack tests then walk the paths of
-    /// few pieces (on Gyaku-sama Shogi's board 5 of 9 complex kinds drop out), while move
+    /// few pieces (half of the complex kinds of Gyaku-sama Shogi's setup drop out), while move
     /// generation still runs every path.
     pub fn build<'a>(pieces: impl Iterator<Item = (Piece, &'a MoveTable)>) -> AttackTables {
         let mut t = AttackTables::default();
