@@ -8,9 +8,9 @@
 //! time. A capture changes little, though. Leaps are never blocked and the opponent only
 //! loses pieces, so a leap or slide of the opponent reaches a piece it did not reach before
 //! only through a square the capture emptied, or reaches the piece that moved. The complex
-//! attackers that can take far away (bent or unbounded paths) are walked once per capture,
-//! each marking every square it can take on; those of bounded reach are asked per piece, as
-//! the plain attack test asks them, which skips at once the pieces out of their reach.
+//! attackers that can take far away by bent paths are walked once per capture, each marking
+//! every square it can take on; the others (bounded reach, hoppers along a line) are asked
+//! per piece, as the plain attack test asks them, by a walk aimed at the piece.
 
 use crate::color::Color;
 use crate::mv::Move;
@@ -35,9 +35,9 @@ pub(crate) struct Exposure {
     played: u32,
     /// `by`'s complex pieces in the position before the captures.
     complex: Vec<Square>,
-    /// Those of them whose paths reach beyond a bounded distance: walked once per capture.
+    /// Those of them whose bent paths reach beyond a bounded distance: walked once per capture.
     far: Vec<Square>,
-    /// The others: asked per piece.
+    /// The others (bounded, or each branch along one ray): asked per piece by aimed walks.
     near: Vec<Square>,
     /// Per square: first occupied square behind a square the current capture emptied.
     opened: Vec<bool>,
@@ -91,8 +91,9 @@ impl Exposure {
         self.near.clear();
         for &sq in complex {
             let p = pos.piece_at(sq);
-            let reach = pos.variant().piece(p.kind()).moves[by.index()].reach;
-            if reach.anywhere || reach.lines {
+            let table = &pos.variant().piece(p.kind()).moves[by.index()];
+            let reach = table.reach;
+            if (reach.anywhere || reach.lines) && !table.aims_well() {
                 self.far.push(sq);
             } else {
                 self.near.push(sq);

@@ -238,6 +238,17 @@ impl MoveTable {
             || self.universal.is_some_and(|u| u.1)
     }
 
+    /// Whether a walk aimed at one square follows few branches: every branch at the root of
+    /// the path tree is bounded or stays on one ray ([`NodeReach`]), and there is no universal
+    /// leap. Hoppers and area movers are; bent sliders are not.
+    pub fn aims_well(&self) -> bool {
+        self.universal.is_none()
+            && self
+                .tree
+                .iter()
+                .all(|n| n.reach.ray.is_some() || n.reach.near < u8::MAX)
+    }
+
     /// Whether the table has only plain leaps and slides.
     pub fn is_simple(&self) -> bool {
         self.paths.is_empty() && self.universal.is_none()
