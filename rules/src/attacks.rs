@@ -346,10 +346,11 @@ mod tests {
     use crate::test_positions::{random_pieces, random_positions};
 
     /// The attack test and the attackers' list see exactly the captures the move generator
-    /// gives (less those a capture matrix forbids), on every enemy piece, in every built-in variant whose moves remove pieces only
-    /// on their own squares: the reverse tables answer for the pieces whose paths capture
-    /// only where their leaps and slides already do (lions, lame leaps), and the walk of the
-    /// rest stops early only on branches that cannot reach the square.
+    /// gives (less those a capture matrix forbids), on every enemy piece, in every built-in
+    /// variant whose moves remove pieces only on their own squares: the reverse tables answer
+    /// for the pieces whose paths capture only where their leaps and slides already do
+    /// (lions, lame leaps), and the walk of the rest skips only branches that cannot reach
+    /// the square.
     #[test]
     fn the_attack_test_sees_exactly_the_generated_captures() {
         for id in crate::variant::builtin_ids() {

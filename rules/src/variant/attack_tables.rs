@@ -195,7 +195,8 @@ mod tests {
             let (t, p, _) = tables(betza);
             assert!(!t.complex.contains(p), "{betza}");
         }
-        // Two king steps reach the knight's squares, which no leap takes.
+        // Two king steps reach the knight's squares, which no leap takes; hoppers, bent and
+        // jumping slides capture beyond the first square of their line.
         for betza in [
             "KcaKmcabK",
             "QmcaKmcabK",
