@@ -140,10 +140,8 @@ impl Position {
 
     /// Whether the complex piece `p` on `from` could capture on `sq` (its reach first).
     fn complex_attacks_from(&self, from: Square, p: Piece, sq: Square) -> bool {
-        let g = &self.variant.geometry;
         let reach = &self.variant.piece(p.kind()).moves[p.color().index()].reach;
-        let df = g.file_of(sq) as i32 - g.file_of(from) as i32;
-        let dr = g.rank_of(sq) as i32 - g.rank_of(from) as i32;
+        let (df, dr) = self.variant.geometry.steps_between(from, sq);
         reach.may_reach(df, dr) && self.complex_attacks(from, p, sq)
     }
 
@@ -294,19 +292,10 @@ impl Position {
     /// Walks the paths of `by`'s pieces selected by `select` that can reach `sq`, looking for
     /// a capture on it.
     fn complex_attack(&self, sq: Square, by: Color, select: impl Fn(Piece) -> bool) -> bool {
-        let g = &self.variant.geometry;
-        let (tf, tr) = (g.file_of(sq) as i32, g.rank_of(sq) as i32);
-        for &from in g.squares() {
+        self.variant.geometry.squares().iter().any(|&from| {
             let p = self.board[from.index()];
-            if p.is_color(by) && select(p) {
-                let reach = &self.variant.piece(p.kind()).moves[by.index()].reach;
-                let (df, dr) = (tf - g.file_of(from) as i32, tr - g.rank_of(from) as i32);
-                if reach.may_reach(df, dr) && self.complex_attacks(from, p, sq) {
-                    return true;
-                }
-            }
-        }
-        false
+            p.is_color(by) && select(p) && self.complex_attacks_from(from, p, sq)
+        })
     }
 
     /// Whether a piece of `kind` and `color` standing on `from` would attack `target` (used for
@@ -342,6 +331,7 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
+    use crate::piece::Piece;
     use crate::square::Square;
     use crate::test_positions::{random_pieces, random_positions};
 
@@ -360,6 +350,11 @@ mod tests {
             }
             let mut attacked = 0;
             random_positions(id, 6, |pos, _| {
+                let cannot_capture = |attacker: Piece, victim: Piece| {
+                    v.piece(attacker.kind())
+                        .cannot_capture
+                        .contains(victim.kind())
+                };
                 let by = pos.side_to_move();
                 let mut moves = Vec::new();
                 pos.generate_pseudo_legal(&mut moves);
@@ -381,13 +376,7 @@ mod tests {
                     // The tables do not know a variant's capture matrix (`cannot_capture`):
                     // they list such attackers, and the moves never take.
                     let listed = out.len();
-                    let victim = pos.piece_at(sq).kind();
-                    let v = pos.variant().clone();
-                    out.retain(|a| {
-                        !v.piece(pos.piece_at(*a).kind())
-                            .cannot_capture
-                            .contains(victim)
-                    });
+                    out.retain(|&a| !cannot_capture(pos.piece_at(a), pos.piece_at(sq)));
                     let text = pos.to_text();
                     assert_eq!(out, want, "{id}: attackers of {sq:?} in {text}");
                     assert_eq!(pos.is_attacked(sq, by), listed > 0, "{id} {text}");
@@ -414,13 +403,12 @@ mod tests {
                 pos.complex_reach(from, p, &mut walked);
                 walked.sort_unstable();
                 walked.dedup();
-                let (ff, fr) = (g.file_of(from) as i32, g.rank_of(from) as i32);
                 let mut asked: Vec<_> = g
                     .squares()
                     .iter()
                     .copied()
                     .filter(|&to| {
-                        let (df, dr) = (g.file_of(to) as i32 - ff, g.rank_of(to) as i32 - fr);
+                        let (df, dr) = g.steps_between(from, to);
                         to != from
                             && table.reach.may_reach(df, dr)
                             && pos.complex_attacks(from, p, to)

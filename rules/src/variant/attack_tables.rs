@@ -124,20 +124,12 @@ fn lame_slide(table: &MoveTable, path: &Path) -> Option<Slide> {
         return None;
     }
     let unit = (x / k, y / k);
-    let delta = leg.delta / k;
     let takes_at = |j: i32| {
-        table
-            .leaps
-            .iter()
-            .any(|l| l.c && (l.step.0 as i32, l.step.1 as i32) == (unit.0 * j, unit.1 * j))
-            || table
-                .slides
-                .iter()
-                .any(|s| s.c && s.delta == delta && s.range as i32 >= j)
+        leap_takes(table, (unit.0 * j, unit.1 * j)) || slide_reach(table, unit) as i32 >= j
     };
     (1..k).all(takes_at).then_some(Slide {
         step: (unit.0 as i8, unit.1 as i8),
-        delta,
+        delta: leg.delta / k,
         range: k as u8,
         m: leg.m,
         c: true,
@@ -149,16 +141,7 @@ fn lame_slide(table: &MoveTable, path: &Path) -> Option<Slide> {
 /// slides: then the attack tests' leaps and slides already find whatever the path attacks.
 /// Paths with a sliding leg, or capturing on a square none of those reach, are not covered.
 fn captures_covered(table: &MoveTable, path: &Path) -> bool {
-    let certain = |at: Offset| {
-        table
-            .leaps
-            .iter()
-            .any(|l| l.c && (l.step.0 as i32, l.step.1 as i32) == at)
-            || table
-                .slides
-                .iter()
-                .any(|s| s.c && (s.step.0 as i32, s.step.1 as i32) == at)
-    };
+    let certain = |at: Offset| leap_takes(table, at) || slide_reach(table, at) >= 1;
     let mut at: Offset = (0, 0);
     for leg in &path.legs {
         if leg.range != 1 || leg.skip_first || leg.pass_below != 0 {
@@ -170,6 +153,26 @@ fn captures_covered(table: &MoveTable, path: &Path) -> bool {
         }
     }
     true
+}
+
+/// Whether a capturing leap of the table lands `at` from the piece.
+fn leap_takes(table: &MoveTable, at: Offset) -> bool {
+    table
+        .leaps
+        .iter()
+        .any(|l| l.c && (l.step.0 as i32, l.step.1 as i32) == at)
+}
+
+/// How far the table's capturing slides along the unit step `unit` reach (0: none; any other
+/// offset is no slide's step).
+fn slide_reach(table: &MoveTable, unit: Offset) -> u8 {
+    table
+        .slides
+        .iter()
+        .filter(|s| s.c && (s.step.0 as i32, s.step.1 as i32) == unit)
+        .map(|s| s.range)
+        .max()
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
