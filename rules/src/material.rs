@@ -253,7 +253,6 @@ impl PieceValues {
         let exposure = &mut s.exposure;
         exposure.start(pos, them, &s.complex);
         let mut best = stand;
-        let more_to_come = s.captures.len() > 1;
         let multiple = v.ko.is_some();
         for &(gain, exact, m) in &s.captures {
             // Captures come best first: once even this one cannot beat the best, none of the
@@ -262,7 +261,7 @@ impl PieceValues {
                 break;
             }
             let moved = (!m.is_drop()).then(|| m.from());
-            exposure.before_capture(pos, s.ours.iter().map(|o| o.1), more_to_come);
+            exposure.before_capture(pos, s.ours.iter().map(|o| o.1));
             pos.make_move_keeping_counters(m);
             if pos.royal_count(them) == 0 {
                 pos.unmake_move();
@@ -301,8 +300,9 @@ impl PieceValues {
                         continue;
                     }
                     let complex = exposure.complex();
+                    let range = (reply, enough);
                     if let Some(g) =
-                        self.best_capture_on(pos, sq, them, hand, reply, complex, &mut s.answers)
+                        self.best_capture_on(pos, sq, them, hand, range, complex, &mut s.answers)
                     {
                         reply = g;
                     }
@@ -372,7 +372,9 @@ impl PieceValues {
     /// What `by`, to move, gains at best by a legal move that takes the piece on `sq` (its
     /// victims, into the hand where captures go there, and the capturer's change of kind),
     /// when that is more than `floor`; else `None` (also when no legal move takes it). The
-    /// caller has found `sq` attacked; the moves of the pieces that attack the square are
+    /// search stops at the first answer worth `enough` or more, where the caller's question
+    /// is settled (the capture it answers gains no more than the best so far), so the gain
+    /// returned is exact only below `enough`. The caller has found `sq` attacked; the moves of the pieces that attack the square are
     /// generated and tried for legality (a pinned piece, a king stepping into a defended
     /// square, a side in check), each only when its gain would beat the best so far. Under
     /// Ko Shogi's rule module the moves are played ([`PieceValues::best_ko_capture_on`]):
@@ -386,12 +388,12 @@ impl PieceValues {
         sq: crate::square::Square,
         by: Color,
         hand: i64,
-        floor: i64,
+        (floor, enough): (i64, i64),
         complex: &[crate::square::Square],
         buffers: &mut AnswerBuffers,
     ) -> Option<i64> {
         if pos.variant.ko.is_some() {
-            return self.best_ko_capture_on(pos, sq, by, floor, complex, buffers);
+            return self.best_ko_capture_on(pos, sq, by, (floor, enough), complex, buffers);
         }
         if pos.variant.acts_away_from_moves() {
             let gain = self.value(pos.board[sq.index()].kind()) as i64 * hand;
@@ -424,6 +426,9 @@ impl PieceValues {
                     - self.value(p.kind()) as i64;
                 if gain > best.unwrap_or(floor) && pos.pseudo_legal_is_legal(m) {
                     best = Some(gain);
+                    if gain >= enough {
+                        return best;
+                    }
                 }
             }
         }
@@ -443,7 +448,7 @@ impl PieceValues {
         pos: &mut Position,
         sq: crate::square::Square,
         by: Color,
-        floor: i64,
+        (floor, enough): (i64, i64),
         complex: &[crate::square::Square],
         buffers: &mut AnswerBuffers,
     ) -> Option<i64> {
@@ -463,9 +468,8 @@ impl PieceValues {
         }
         let ctx = ko_context.get_or_insert_with(|| ko.context(pos, by));
         for &from in attackers.iter() {
-            ko.generate_piece(pos, ctx, from, pos.board[from.index()], moves);
+            ko.generate_piece_taking(pos, ctx, from, pos.board[from.index()], sq, moves);
         }
-        moves.retain(|m| m.to() == sq || m.kills().contains(&sq));
         let mut best = None;
         for &m in moves.iter() {
             pos.make_move_keeping_counters(m);
@@ -475,6 +479,9 @@ impl PieceValues {
             pos.unmake_move();
             if let Some(gain) = gain.filter(|&g| g > best.unwrap_or(floor)) {
                 best = Some(gain);
+                if gain >= enough {
+                    break;
+                }
             }
         }
         best
@@ -747,6 +754,53 @@ mod tests {
             });
             assert!(found > 100, "{id}: {found} captures");
         }
+    }
+
+    /// Ko Shogi's answers are generated per role, aimed at their victim where the role
+    /// allows: the same moves as the piece's full generation filtered to those that take it.
+    /// Each piece is also asked as if its side had no drum (a pawn's forward capture then
+    /// goes) and as if a net held it (no moves at all).
+    #[test]
+    fn ko_shogi_answers_aimed_at_a_square_are_the_pieces_moves_that_take_it() {
+        let mut found = 0;
+        random_pieces("ko-shogi", 6, |pos, from, p| {
+            let v = pos.variant().clone();
+            let ko = v.ko.as_deref().unwrap();
+            let real = ko.context(pos, p.color());
+            let no_drum = crate::ko_shogi::Context {
+                drum: false,
+                ..ko.context(pos, p.color())
+            };
+            let held = crate::ko_shogi::Context {
+                frozen: vec![from],
+                ..ko.context(pos, p.color())
+            };
+            for ctx in [&real, &no_drum, &held] {
+                let mut all = Vec::new();
+                ko.generate_piece(pos, ctx, from, p, &mut all);
+                for &target in v.geometry.squares() {
+                    if !pos.piece_at(target).is_color(p.color().opposite()) {
+                        continue;
+                    }
+                    let mut want: Vec<Move> = all
+                        .iter()
+                        .copied()
+                        .filter(|m| m.to() == target || m.kills().contains(&target))
+                        .collect();
+                    // Moves already in the buffer stay as they are.
+                    let mut got = vec![Move::new(from, from)];
+                    ko.generate_piece_taking(pos, ctx, from, p, target, &mut got);
+                    assert_eq!(got.remove(0), Move::new(from, from));
+                    want.sort();
+                    got.sort();
+                    want.dedup();
+                    got.dedup();
+                    assert_eq!(got, want, "{from:?} {target:?} {}", pos.to_text());
+                    found += got.len();
+                }
+            }
+        });
+        assert!(found > 100, "{found} captures");
     }
 
     #[test]

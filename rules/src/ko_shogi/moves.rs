@@ -137,6 +137,41 @@ impl KoShogi {
         }
     }
 
+    /// Appends the moves of [`KoShogi::generate_piece`] that take the enemy piece on `target`
+    /// (as their destination or on the way), for the material estimate's answers. A piece
+    /// that moves by its table alone, and a pawn, generate only those, aimed at `target`; the
+    /// other roles generate in full and keep them.
+    pub(crate) fn generate_piece_taking(
+        &self,
+        pos: &Position,
+        ctx: &Context,
+        from: Square,
+        p: Piece,
+        target: Square,
+        out: &mut Vec<Move>,
+    ) {
+        if !ctx.frozen.is_empty() && ctx.frozen.contains(&from) {
+            return;
+        }
+        let start = out.len();
+        match &self.roles[p.kind().index()] {
+            Role::Table => pos.generate_captures_on(from, p, target, out),
+            Role::Pawn => {
+                pos.generate_captures_on(from, p, target, out);
+                // The forward capture needs the side's drum, as the forward step does.
+                if !ctx.drum && target == from.offset(self.forward[p.color().index()]) {
+                    keep_from(out, start, |m| m.to() != target);
+                }
+            }
+            _ => {
+                self.generate_piece(pos, ctx, from, p, out);
+                keep_from(out, start, |m| {
+                    m.to() == target || m.kills().contains(&target)
+                });
+            }
+        }
+    }
+
     /// One leap of the piece's table, then optionally a second from where it landed (to an
     /// empty square, an enemy, or back to the origin). The first landing may hold an enemy,
     /// which is captured, but not a friend (§3.4.1, §3.4.3).
@@ -269,6 +304,18 @@ impl KoShogi {
 
 /// Whether a cavalry's second jump `b` may follow its first jump `a`: the same jump, the other
 /// jump with the same long component, or straight back (§3.4.3).
+/// Keeps, of the moves in `out` from `start` on, those that `keep` accepts, in order.
+fn keep_from(out: &mut Vec<Move>, start: usize, keep: impl Fn(&Move) -> bool) {
+    let mut kept = start;
+    for i in start..out.len() {
+        if keep(&out[i]) {
+            out[kept] = out[i];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+}
+
 fn keeps_long_direction(a: (i8, i8), b: (i8, i8)) -> bool {
     if b == a || b == (-a.0, -a.1) {
         return true;
