@@ -162,6 +162,64 @@ impl Position {
         out: &mut Vec<Square>,
     ) {
         out.clear();
+        self.plain_attackers(sq, by, out);
+        let t = &self.variant.attacks[by.index()];
+        if !t.complex.is_empty() {
+            let all;
+            let list = match complex {
+                Some(l) => l,
+                None => {
+                    all = self.complex_attacker_squares(by);
+                    &all
+                }
+            };
+            for &from in list {
+                let p = self.board[from.index()];
+                if p.is_color(by) && t.complex.contains(p) && self.complex_attacks_from(from, p, sq)
+                {
+                    out.push(from);
+                }
+            }
+        }
+        if self.variant.has_burners() {
+            self.burn_attackers(sq, by, out);
+        }
+    }
+
+    /// The pieces of `by` whose moves may take on `sq`, for a caller that generates those
+    /// moves next: the attackers by leaps and slides, as [`Position::attackers_given`] finds
+    /// them, and every complex piece on `complex` whose paths reach that far, unwalked. The
+    /// generator walks such a piece's paths towards `sq` anyway, so walking them here first
+    /// would do the work twice. A square may be listed twice.
+    pub(crate) fn capture_candidates(
+        &self,
+        sq: Square,
+        by: Color,
+        complex: &[Square],
+        out: &mut Vec<Square>,
+    ) {
+        out.clear();
+        self.plain_attackers(sq, by, out);
+        let t = &self.variant.attacks[by.index()];
+        if !t.complex.is_empty() {
+            for &from in complex {
+                let p = self.board[from.index()];
+                if p.is_color(by) && t.complex.contains(p) {
+                    let reach = &self.variant.piece(p.kind()).moves[by.index()].reach;
+                    let (df, dr) = self.variant.geometry.steps_between(from, sq);
+                    if reach.may_reach(df, dr) {
+                        out.push(from);
+                    }
+                }
+            }
+        }
+        if self.variant.has_burners() {
+            self.burn_attackers(sq, by, out);
+        }
+    }
+
+    /// The pieces of `by` that take on `sq` by a leap or a slide (the reverse tables).
+    fn plain_attackers(&self, sq: Square, by: Color, out: &mut Vec<Square>) {
         let t = &self.variant.attacks[by.index()];
         let at = sq.0 as i32;
         for (d, set) in &t.leaps {
@@ -183,26 +241,6 @@ impl Position {
                 }
                 break;
             }
-        }
-        if !t.complex.is_empty() {
-            let all;
-            let list = match complex {
-                Some(l) => l,
-                None => {
-                    all = self.complex_attacker_squares(by);
-                    &all
-                }
-            };
-            for &from in list {
-                let p = self.board[from.index()];
-                if p.is_color(by) && t.complex.contains(p) && self.complex_attacks_from(from, p, sq)
-                {
-                    out.push(from);
-                }
-            }
-        }
-        if self.variant.has_burners() {
-            self.burn_attackers(sq, by, out);
         }
     }
 

@@ -404,7 +404,7 @@ impl PieceValues {
             moves, attackers, ..
         } = buffers;
         let mut best = None;
-        pos.attackers_given(sq, by, Some(complex), attackers);
+        pos.capture_candidates(sq, by, complex, attackers);
         attackers.sort_unstable();
         attackers.dedup();
         for &from in attackers.iter() {
