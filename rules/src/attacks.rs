@@ -116,22 +116,43 @@ impl Position {
         }
     }
 
-    /// Sets `marks[sq]` for the first occupied square beyond `opened` along each slide
-    /// direction of `by`. When `opened` has just been emptied, these are the only squares on
-    /// which [`Position::is_attacked_simple`] can have changed from no to yes: leaps are not
-    /// blocked, and a slide reaches a new square only through the opened one.
+    /// Sets `marks[sq]` for every square that a slide of `by` attacks through `opened`: the
+    /// first occupied square beyond `opened` along a slide direction, where the first occupied
+    /// square behind `opened` holds a piece of `by` whose slide in that direction reaches it.
+    /// When `opened` has just been emptied, these are the only squares on which
+    /// [`Position::is_attacked_simple`] can have changed from no to yes (leaps are not
+    /// blocked, and a slide reaches a new square only through the opened one), and on each
+    /// of them it now says yes.
     pub fn mark_slides_through(&self, opened: Square, by: Color, marks: &mut [bool]) {
         let t = &self.variant.attacks[by.index()];
+        let o = opened.0 as i32;
         for s in &t.slides {
-            let mut cur = opened.0 as i32;
-            for _ in 1..s.max_reach {
-                cur += s.delta;
-                let p = self.board[cur as usize];
+            // The attacker stands at least one step behind `opened`.
+            let mut ahead = o;
+            let mut steps = 1;
+            let target = loop {
+                if steps >= s.max_reach {
+                    break None;
+                }
+                ahead += s.delta;
+                let p = self.board[ahead as usize];
+                if p.is_empty() {
+                    steps += 1;
+                    continue;
+                }
+                break (!p.is_wall()).then_some(ahead);
+            };
+            let Some(target) = target else { continue };
+            let mut behind = o;
+            while steps < s.max_reach {
+                behind -= s.delta;
+                steps += 1;
+                let p = self.board[behind as usize];
                 if p.is_empty() {
                     continue;
                 }
-                if !p.is_wall() {
-                    marks[cur as usize] = true;
+                if !p.is_wall() && s.reach[p.index()] >= steps {
+                    marks[target as usize] = true;
                 }
                 break;
             }
@@ -369,9 +390,50 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::piece::Piece;
+    use crate::color::Color;
+    use crate::piece::{Piece, PieceKind};
     use crate::square::Square;
     use crate::test_positions::{random_pieces, random_positions};
+
+    /// `mark_slides_through` marks exactly what the material estimate's shortcut needs: every
+    /// marked square is attacked, and every occupied square that a piece on the emptied square
+    /// would shield from all its attacks is marked. Checked for every empty square of random
+    /// positions of every built-in variant, against the plain attack test with a blocker put
+    /// on the square.
+    #[test]
+    fn slides_through_an_emptied_square_are_marked_exactly() {
+        for id in crate::variant::builtin_ids() {
+            let mut marked = 0usize;
+            random_positions(id, 3, |pos, _| {
+                let v = pos.variant().clone();
+                for by in Color::ALL {
+                    let blocker = Piece::new(PieceKind(0), by.opposite());
+                    let mut blocked = pos.clone();
+                    for &o in v.geometry.squares() {
+                        if !pos.piece_at(o).is_empty() {
+                            continue;
+                        }
+                        let mut marks = vec![false; pos.board.len()];
+                        pos.mark_slides_through(o, by, &mut marks);
+                        blocked.board[o.index()] = blocker;
+                        for &x in v.geometry.squares() {
+                            if pos.piece_at(x).is_empty() {
+                                continue;
+                            }
+                            let now = pos.is_attacked_simple(x, by);
+                            let shielded = now && !blocked.is_attacked_simple(x, by);
+                            let m = marks[x.index()];
+                            assert!(!m || now, "{id}: {x:?} marked through {o:?}, not attacked");
+                            assert!(m || !shielded, "{id}: {x:?} not marked through {o:?}");
+                            marked += m as usize;
+                        }
+                        blocked.board[o.index()] = Piece::EMPTY;
+                    }
+                }
+            });
+            assert!(marked > 100, "{id}: {marked} marked");
+        }
+    }
 
     /// The attack test and the attackers' list see exactly the captures the move generator
     /// gives (less those a capture matrix forbids), on every enemy piece, in every built-in

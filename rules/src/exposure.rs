@@ -51,7 +51,7 @@ pub(crate) struct Exposure {
     far: Vec<Square>,
     /// The others (bounded, or each branch along one ray): asked per piece by aimed walks.
     near: Vec<Square>,
-    /// Per square: first occupied square behind a square the current capture emptied.
+    /// Per square: attacked by a slide through a square the current capture emptied.
     opened: Vec<bool>,
     /// Per square: a complex piece of `by` can take there after the current capture.
     reach: Vec<bool>,
@@ -172,10 +172,11 @@ impl Exposure {
     /// answer as [`Position::is_attacked`].
     pub(crate) fn attacked(&mut self, pos: &Position, i: usize, sq: Square, moved: bool) -> bool {
         self.asked_upto = self.asked_upto.max(i + 1);
-        let retest = moved
-            || self.retest_all
-            || self.attacked_before.get(i).is_none_or(|&a| a)
-            || self.opened[sq.index()];
+        // A slide through a square the capture emptied reaches it.
+        if self.opened[sq.index()] {
+            return true;
+        }
+        let retest = moved || self.retest_all || self.attacked_before.get(i).is_none_or(|&a| a);
         if retest && pos.is_attacked_simple(sq, self.by) {
             return true;
         }
