@@ -47,14 +47,18 @@ impl KoShogi {
             out.push(mv);
             return;
         }
+        // A move that takes nothing is forced by no victim: only the zone decides.
+        let takes = dest.is_piece() || mv.has_kills();
         let mut victims = KindSet::default();
-        for &k in mv.kills() {
-            victims.insert(pos.board[k.index()].kind());
+        if takes {
+            for &k in mv.kills() {
+                victims.insert(pos.board[k.index()].kind());
+            }
+            if dest.is_piece() {
+                victims.insert(dest.kind());
+            }
         }
-        if dest.is_piece() {
-            victims.insert(dest.kind());
-        }
-        if self.forced(p, victims) {
+        if takes && self.forced(p, victims) {
             out.push(mv.with_promotion(Promotion::Promote));
         } else if v.in_zone(us, from) || v.in_zone(us, to) {
             out.push(mv.with_promotion(Promotion::Promote));
