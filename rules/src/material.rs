@@ -727,6 +727,17 @@ mod tests {
         }
     }
 
+    /// The moves of `all` that take on `target` (their destination or on the way), sorted.
+    fn taking(all: &[Move], target: crate::square::Square) -> Vec<Move> {
+        let mut moves: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|m| m.to() == target || m.kills().contains(&target))
+            .collect();
+        moves.sort();
+        moves
+    }
+
     #[test]
     fn the_targeted_capture_generator_finds_every_capture_of_a_square() {
         for id in crate::variant::builtin_ids() {
@@ -739,15 +750,10 @@ mod tests {
                     if !pos.piece_at(target).is_color(p.color().opposite()) {
                         continue;
                     }
-                    let mut want: Vec<Move> = all
-                        .iter()
-                        .copied()
-                        .filter(|m| m.to() == target || m.kills().contains(&target))
-                        .collect();
                     let mut got = Vec::new();
                     pos.generate_captures_on(from, p, target, &mut got);
-                    want.sort();
                     got.sort();
+                    let want = taking(&all, target);
                     assert_eq!(got, want, "{id} {from:?} {target:?} {}", pos.to_text());
                     found += got.len();
                 }
@@ -782,19 +788,14 @@ mod tests {
                     if !pos.piece_at(target).is_color(p.color().opposite()) {
                         continue;
                     }
-                    let mut want: Vec<Move> = all
-                        .iter()
-                        .copied()
-                        .filter(|m| m.to() == target || m.kills().contains(&target))
-                        .collect();
                     // Moves already in the buffer stay as they are.
                     let mut got = vec![Move::new(from, from)];
                     ko.generate_piece_taking(pos, ctx, from, p, target, &mut got);
                     assert_eq!(got.remove(0), Move::new(from, from));
-                    want.sort();
                     got.sort();
-                    want.dedup();
                     got.dedup();
+                    let mut want = taking(&all, target);
+                    want.dedup();
                     assert_eq!(got, want, "{from:?} {target:?} {}", pos.to_text());
                     found += got.len();
                 }

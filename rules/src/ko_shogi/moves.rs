@@ -20,6 +20,14 @@ pub(crate) struct Context {
     pub(crate) drum: bool,
 }
 
+impl Context {
+    /// Whether the opponent's nets hold the piece on `sq` still.
+    #[inline]
+    pub(crate) fn holds(&self, sq: Square) -> bool {
+        !self.frozen.is_empty() && self.frozen.contains(&sq)
+    }
+}
+
 /// Removes duplicate moves of one piece: a move without kills is known by its destination,
 /// one with kills is compared with the piece's moves so far.
 pub(crate) struct Dedup {
@@ -85,9 +93,8 @@ impl KoShogi {
             if !p.is_color(us) {
                 continue;
             }
-            let held = !ctx.frozen.is_empty() && ctx.frozen.contains(&from);
             match &self.roles[p.kind().index()] {
-                Role::Table if !held => pos.generate_kind_captures_from(from, p, out),
+                Role::Table if !ctx.holds(from) => pos.generate_kind_captures_from(from, p, out),
                 _ => {
                     let start = out.len();
                     self.generate_piece(pos, &ctx, from, p, out);
@@ -106,7 +113,7 @@ impl KoShogi {
         p: Piece,
         out: &mut Vec<Move>,
     ) {
-        if !ctx.frozen.is_empty() && ctx.frozen.contains(&from) {
+        if ctx.holds(from) {
             return;
         }
         let us = p.color();
@@ -117,14 +124,7 @@ impl KoShogi {
                 pos.generate_kind_from(from, p, out);
                 if !ctx.drum {
                     let ahead = from.offset(self.forward[us.index()]);
-                    let mut i = start;
-                    while i < out.len() {
-                        if out[i].to() == ahead {
-                            out.remove(i);
-                        } else {
-                            i += 1;
-                        }
-                    }
+                    keep_from(out, start, |m| m.to() != ahead);
                 }
             }
             Role::Priest { double } => self.priest_moves(pos, from, p, *double, out),
@@ -150,7 +150,7 @@ impl KoShogi {
         target: Square,
         out: &mut Vec<Move>,
     ) {
-        if !ctx.frozen.is_empty() && ctx.frozen.contains(&from) {
+        if ctx.holds(from) {
             return;
         }
         let start = out.len();
