@@ -374,8 +374,9 @@ impl PieceValues {
     /// when that is more than `floor`; else `None` (also when no legal move takes it). The
     /// search stops at the first answer worth `enough` or more, where the caller's question
     /// is settled (the capture it answers gains no more than the best so far), so the gain
-    /// returned is exact only below `enough`. The caller has found `sq` attacked; the moves of the pieces that attack the square are
-    /// generated and tried for legality (a pinned piece, a king stepping into a defended
+    /// returned is exact only below `enough`. The caller has found `sq` attacked; the moves
+    /// of the pieces that may take there ([`Position::capture_candidates`]) are generated
+    /// and tried for legality (a pinned piece, a king stepping into a defended
     /// square, a side in check), each only when its gain would beat the best so far. Under
     /// Ko Shogi's rule module the moves are played ([`PieceValues::best_ko_capture_on`]):
     /// the answers there often promote or take several pieces, and counting the victim
