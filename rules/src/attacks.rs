@@ -161,9 +161,15 @@ impl Position {
 
     /// Whether the complex piece `p` on `from` could capture on `sq` (its reach first).
     fn complex_attacks_from(&self, from: Square, p: Piece, sq: Square) -> bool {
+        self.complex_may_reach(from, p, sq) && self.complex_attacks(from, p, sq)
+    }
+
+    /// Whether the paths of the complex piece `p` on `from` reach as far as `sq` at all (the
+    /// bound of its table, no walk).
+    fn complex_may_reach(&self, from: Square, p: Piece, sq: Square) -> bool {
         let reach = &self.variant.piece(p.kind()).moves[p.color().index()].reach;
         let (df, dr) = self.variant.geometry.steps_between(from, sq);
-        reach.may_reach(df, dr) && self.complex_attacks(from, p, sq)
+        reach.may_reach(df, dr)
     }
 
     /// The squares of `by`'s pieces that could capture on `sq`, by the same reverse tables as
@@ -182,29 +188,16 @@ impl Position {
         complex: Option<&[Square]>,
         out: &mut Vec<Square>,
     ) {
-        out.clear();
-        self.plain_attackers(sq, by, out);
-        let t = &self.variant.attacks[by.index()];
-        if !t.complex.is_empty() {
-            let all;
-            let list = match complex {
-                Some(l) => l,
-                None => {
-                    all = self.complex_attacker_squares(by);
-                    &all
-                }
-            };
-            for &from in list {
-                let p = self.board[from.index()];
-                if p.is_color(by) && t.complex.contains(p) && self.complex_attacks_from(from, p, sq)
-                {
-                    out.push(from);
-                }
+        let all;
+        let list = match complex {
+            Some(l) => l,
+            None if self.variant.attacks[by.index()].complex.is_empty() => &[],
+            None => {
+                all = self.complex_attacker_squares(by);
+                &all
             }
-        }
-        if self.variant.has_burners() {
-            self.burn_attackers(sq, by, out);
-        }
+        };
+        self.attackers_among(sq, by, list, true, out);
     }
 
     /// The pieces of `by` whose moves may take on `sq`, for a caller that generates those
@@ -219,28 +212,21 @@ impl Position {
         complex: &[Square],
         out: &mut Vec<Square>,
     ) {
-        out.clear();
-        self.plain_attackers(sq, by, out);
-        let t = &self.variant.attacks[by.index()];
-        if !t.complex.is_empty() {
-            for &from in complex {
-                let p = self.board[from.index()];
-                if p.is_color(by) && t.complex.contains(p) {
-                    let reach = &self.variant.piece(p.kind()).moves[by.index()].reach;
-                    let (df, dr) = self.variant.geometry.steps_between(from, sq);
-                    if reach.may_reach(df, dr) {
-                        out.push(from);
-                    }
-                }
-            }
-        }
-        if self.variant.has_burners() {
-            self.burn_attackers(sq, by, out);
-        }
+        self.attackers_among(sq, by, complex, false, out);
     }
 
-    /// The pieces of `by` that take on `sq` by a leap or a slide (the reverse tables).
-    fn plain_attackers(&self, sq: Square, by: Color, out: &mut Vec<Square>) {
+    /// Lists in `out` the pieces of `by` that take on `sq` by a leap or a slide (the reverse
+    /// tables), then those of its complex pieces on `complex` whose reach allows it, their
+    /// paths walked to confirm a capture when `walk` is set, then its burners.
+    fn attackers_among(
+        &self,
+        sq: Square,
+        by: Color,
+        complex: &[Square],
+        walk: bool,
+        out: &mut Vec<Square>,
+    ) {
+        out.clear();
         let t = &self.variant.attacks[by.index()];
         let at = sq.0 as i32;
         for (d, set) in &t.leaps {
@@ -262,6 +248,21 @@ impl Position {
                 }
                 break;
             }
+        }
+        if !t.complex.is_empty() {
+            for &from in complex {
+                let p = self.board[from.index()];
+                if p.is_color(by)
+                    && t.complex.contains(p)
+                    && self.complex_may_reach(from, p, sq)
+                    && (!walk || self.complex_attacks(from, p, sq))
+                {
+                    out.push(from);
+                }
+            }
+        }
+        if self.variant.has_burners() {
+            self.burn_attackers(sq, by, out);
         }
     }
 
