@@ -20,6 +20,10 @@ pub struct Geometry {
     cells: usize,
     squares: Vec<Square>,
     index_of: Vec<u16>,
+    /// Column and row of every mailbox cell (wall included): the attack tests ask how far
+    /// apart two squares lie for every piece they consider, and a lookup is cheaper than the
+    /// divisions by `stride`.
+    coords: Vec<(i16, i16)>,
 }
 
 /// Marks a mailbox cell that is not on the board in [`Geometry::board_index`].
@@ -42,6 +46,9 @@ impl Geometry {
                 squares.push(sq);
             }
         }
+        let coords = (0..cells as i32)
+            .map(|c| ((c % stride) as i16, (c / stride) as i16))
+            .collect();
         Some(Geometry {
             files,
             ranks,
@@ -49,6 +56,7 @@ impl Geometry {
             cells,
             squares,
             index_of,
+            coords,
         })
     }
 
@@ -142,11 +150,8 @@ impl Geometry {
     /// How many files and ranks `to` lies from `from` (both board squares).
     #[inline]
     pub fn steps_between(&self, from: Square, to: Square) -> (i32, i32) {
-        let (a, b) = (from.0 as i32, to.0 as i32);
-        (
-            b % self.stride - a % self.stride,
-            b / self.stride - a / self.stride,
-        )
+        let (a, b) = (self.coords[from.index()], self.coords[to.index()]);
+        ((b.0 - a.0) as i32, (b.1 - a.1) as i32)
     }
 
     /// The square seen from the other side of the board (180-degree rotation).
@@ -212,6 +217,24 @@ mod tests {
                 assert_eq!(g.rotate(g.rotate(sq)), sq);
             }
             assert_eq!(g.num_squares(), f as usize * r as usize);
+        }
+    }
+
+    #[test]
+    fn steps_between_two_squares_are_their_file_and_rank_differences() {
+        for (f, r) in [(9u8, 9u8), (19, 19), (3, 7)] {
+            let g = Geometry::new(f, r).unwrap();
+            for &a in g.squares() {
+                for &b in g.squares() {
+                    let want = (
+                        g.file_of(b) as i32 - g.file_of(a) as i32,
+                        g.rank_of(b) as i32 - g.rank_of(a) as i32,
+                    );
+                    assert_eq!(g.steps_between(a, b), want);
+                    let (df, dr) = want;
+                    assert_eq!(a.0 as i32 + g.delta(df, dr), b.0 as i32);
+                }
+            }
         }
     }
 
