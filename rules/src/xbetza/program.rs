@@ -141,15 +141,24 @@ impl NodeReach {
 }
 
 /// Where a table's paths can capture, relative to the origin, so that attack tests skip
-/// pieces that cannot reach the target.
+/// pieces that cannot reach the target. It bounds every square a path passes through as
+/// well, not only where it captures: the material estimate relies on that to know which
+/// pieces a change on the board can concern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PathReach {
-    /// Largest distance (in king steps) of the paths of bounded range.
+    /// Largest distance (in king steps) of the paths of bounded range: the sum of their legs'
+    /// lengths, so no square a path passes lies farther.
     pub near: u8,
-    /// Some unbounded paths stay on one line through the origin (captures are aligned).
+    /// Some unbounded paths stay on one orthogonal or diagonal line through the origin (every
+    /// leg along one such step). A path along a line of knight steps counts as `anywhere`.
     pub lines: bool,
     /// Some path can capture anywhere (bent or universal moves).
     pub anywhere: bool,
+}
+
+/// Whether a step runs along a file, a rank or a diagonal.
+fn queen_aligned(step: (i8, i8)) -> bool {
+    step.0 == 0 || step.1 == 0 || step.0.abs() == step.1.abs()
 }
 
 impl PathReach {
@@ -221,7 +230,9 @@ impl MoveTable {
                     })
                     .sum();
                 reach.near = reach.near.max(far.min(u8::MAX as u32) as u8);
-            } else if path.legs.iter().all(|l| l.step == path.legs[0].step) {
+            } else if path.legs.iter().all(|l| l.step == path.legs[0].step)
+                && queen_aligned(path.legs[0].step)
+            {
                 reach.lines = true;
             } else {
                 reach.anywhere = true;
