@@ -25,8 +25,10 @@
 
 use crate::color::Color;
 use crate::mv::Move;
+use crate::piece::Piece;
 use crate::position::Position;
 use crate::square::Square;
+use crate::xbetza::PathReach;
 
 /// The attack state of one side's pieces (listed once, in the caller's order) across that
 /// side's captures in one position. Its buffers serve one position after another.
@@ -50,7 +52,7 @@ pub(crate) struct Exposure {
     /// Those of them whose bent paths reach beyond a bounded distance: walked once per capture.
     far: Vec<Square>,
     /// The others (bounded, or each branch along one ray): asked per piece by aimed walks.
-    near: Vec<Square>,
+    near: Vec<NearPiece>,
     /// Per square: attacked by a slide through a square the current capture emptied.
     opened: Vec<bool>,
     /// Per square: a complex piece of `by` can take there after the current capture.
@@ -60,6 +62,15 @@ pub(crate) struct Exposure {
     /// by one (a walk that stops at the piece), the rest read the marks of one full walk.
     asked: u32,
     scratch: Vec<Square>,
+}
+
+/// A complex piece of the attacker whose paths stay within a bound: where it stands, what it
+/// is, and how far its paths reach.
+#[derive(Clone, Copy)]
+struct NearPiece {
+    sq: Square,
+    piece: Piece,
+    reach: PathReach,
 }
 
 impl Default for Exposure {
@@ -108,7 +119,11 @@ impl Exposure {
             if (reach.anywhere || reach.lines) && !table.aims_well() {
                 self.far.push(sq);
             } else {
-                self.near.push(sq);
+                self.near.push(NearPiece {
+                    sq,
+                    piece: p,
+                    reach,
+                });
             }
         }
         self.reach_marked = self.far.is_empty();
@@ -167,16 +182,30 @@ impl Exposure {
         }
     }
 
-    /// Whether `by` attacks the listed piece `i`, now on `sq`, after the capture last
-    /// [`Exposure::played`]; `moved` says it is the piece that made the capture. The same
-    /// answer as [`Position::is_attacked`].
-    pub(crate) fn attacked(&mut self, pos: &Position, i: usize, sq: Square, moved: bool) -> bool {
+    /// Whether `by` attacks the listed piece `i`, on `sq`, after the capture last
+    /// [`Exposure::played`], which it did not make. The same answer as
+    /// [`Position::is_attacked`].
+    pub(crate) fn attacked(&mut self, pos: &Position, i: usize, sq: Square) -> bool {
         self.asked_upto = self.asked_upto.max(i + 1);
+        let before = self.attacked_before.get(i).copied();
+        self.attacked_now(pos, sq, before)
+    }
+
+    /// Whether `by` attacks the piece that made the capture last [`Exposure::played`], now
+    /// on `sq`: tested in full, and not counted among the pieces asked, since the state
+    /// before the captures says nothing of its new square.
+    pub(crate) fn mover_attacked(&mut self, pos: &Position, sq: Square) -> bool {
+        self.attacked_now(pos, sq, None)
+    }
+
+    /// The attack test after a capture, for a piece on `sq` whose leaps-and-slides state
+    /// before the captures is `before` (`None`: unknown, tested in full).
+    fn attacked_now(&mut self, pos: &Position, sq: Square, before: Option<bool>) -> bool {
         // A slide through a square the capture emptied reaches it.
         if self.opened[sq.index()] {
             return true;
         }
-        let retest = moved || self.retest_all || self.attacked_before.get(i).is_none_or(|&a| a);
+        let retest = self.retest_all || before.is_none_or(|a| a);
         if retest && pos.is_attacked_simple(sq, self.by) {
             return true;
         }
@@ -190,8 +219,22 @@ impl Exposure {
             self.reach_marked = true;
             self.reach[sq.index()]
         };
-        far || pos.is_attacked_by_complex(sq, self.by, &self.near)
+        far || self.near_attacks(pos, sq)
             || (pos.variant().has_burners() && pos.burn_attacked(sq, self.by))
+    }
+
+    /// Whether one of the near complex pieces (those still on the board) takes on `sq` by
+    /// its paths: [`Position::is_attacked_by_complex`] on them, with each piece's kind and
+    /// bound read once per position rather than from the tables at every ask. Nearly every
+    /// piece asked lies beyond the bound of every near piece.
+    fn near_attacks(&self, pos: &Position, sq: Square) -> bool {
+        let g = &pos.variant().geometry;
+        self.near.iter().any(|n| {
+            let (df, dr) = g.steps_between(n.sq, sq);
+            n.reach.may_reach(df, dr)
+                && pos.board[n.sq.index()] == n.piece
+                && pos.complex_attacks(n.sq, n.piece, sq)
+        })
     }
 
     /// Forgets the capture last played, before the next one.
@@ -263,7 +306,11 @@ mod tests {
                             continue;
                         }
                         let want = pos.is_attacked(sq, them);
-                        let got = exposure.attacked(pos, i, sq, moved);
+                        let got = if moved {
+                            exposure.mover_attacked(pos, sq)
+                        } else {
+                            exposure.attacked(pos, i, sq)
+                        };
                         assert_eq!(got, want, "{id} {m:?} {sq:?} {}", pos.to_text());
                         checked += 1;
                         attacked += want as usize;
@@ -308,8 +355,8 @@ mod tests {
             pos.make_move(m);
             exposure.played(&pos, &m);
             assert!(pos.is_attacked(k11, Color::Black), "{}", pos.to_text());
-            assert!(exposure.attacked(&pos, 0, r5, true) == pos.is_attacked(r5, Color::Black));
-            assert!(exposure.attacked(&pos, 1, k11, false));
+            assert!(exposure.mover_attacked(&pos, r5) == pos.is_attacked(r5, Color::Black));
+            assert!(exposure.attacked(&pos, 1, k11));
             exposure.unplayed();
             pos.unmake_move();
         }

@@ -282,13 +282,25 @@ impl PieceValues {
                 // answer, kept for the rest.
                 s.answers.ko_context = None;
                 let mut reply = 0i64;
+                // The capturing piece first: taking it back is the most common answer, and
+                // when that answer is enough, no other piece needs asking. The answer is the
+                // best of those asked in either order; only an answer that takes more than
+                // its victim (a lion's double capture), which the bound below does not
+                // count, can be cut off in one order and not the other.
+                let to = m.to();
+                if moved.is_some()
+                    && pos.board[to.index()].is_color(us)
+                    && exposure.mover_attacked(pos, to)
+                {
+                    let complex = exposure.complex();
+                    let range = (reply, enough);
+                    if let Some(g) =
+                        self.best_capture_on(pos, to, them, hand, range, complex, &mut s.answers)
+                    {
+                        reply = g;
+                    }
+                }
                 for (i, &(value, sq)) in s.ours.iter().enumerate() {
-                    let mover = Some(sq) == moved;
-                    let (value, sq) = if mover {
-                        (self.value(pos.board[m.to().index()].kind()) as i64, m.to())
-                    } else {
-                        (value, sq)
-                    };
                     // An answer gains at most its victim and a promotion, except under Ko
                     // Shogi's rule module, whose answers may take several pieces: there every
                     // attacked piece is asked until one answer is enough.
@@ -296,7 +308,7 @@ impl PieceValues {
                     if bounded || reply >= enough {
                         break;
                     }
-                    if !exposure.attacked(pos, i, sq, mover) {
+                    if Some(sq) == moved || !exposure.attacked(pos, i, sq) {
                         continue;
                     }
                     let complex = exposure.complex();
