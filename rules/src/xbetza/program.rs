@@ -142,8 +142,7 @@ impl NodeReach {
 
 /// Where a table's paths can capture, relative to the origin, so that attack tests skip
 /// pieces that cannot reach the target. It bounds every square a path passes through as
-/// well, not only where it captures: the material estimate relies on that to know which
-/// pieces a change on the board can concern.
+/// well, not only where it captures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PathReach {
     /// Largest distance (in king steps) of the paths of bounded range: the sum of their legs'
