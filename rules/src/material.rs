@@ -282,16 +282,20 @@ impl PieceValues {
                 // answer, kept for the rest.
                 s.answers.ko_context = None;
                 let mut reply = 0i64;
-                // The capturing piece first: taking it back is the most common answer, and
-                // when that answer is enough, no other piece needs asking. The answer is the
-                // best of those asked in either order; only an answer that takes more than
-                // its victim (a lion's double capture), which the bound below does not
-                // count, can be cut off in one order and not the other.
+                // The capturing piece, if still ours, now on the capture's destination.
                 let to = m.to();
-                if moved.is_some()
-                    && pos.board[to.index()].is_color(us)
-                    && exposure.mover_attacked(pos, to)
-                {
+                let mover = (moved.is_some() && pos.board[to.index()].is_color(us))
+                    .then(|| self.value(pos.board[to.index()].kind()) as i64);
+                // Asked first where taking it back could settle the capture: that is the most
+                // common answer, and when it is enough no other piece needs asking. The answer
+                // is the best of those asked in either order; only an answer that takes more
+                // than its victim (a lion's double capture), which the bound below does not
+                // count, can be cut off in one order and not the other. Not under Ko Shogi's
+                // rule module, whose answers are asked without that bound: there the pieces
+                // in order of value settle most captures before the mover's turn comes.
+                let mover_first = !multiple
+                    && mover.is_some_and(|v| v * hand + self.max_promotion_gain >= enough);
+                if mover_first && exposure.mover_attacked(pos, to) {
                     let complex = exposure.complex();
                     let range = (reply, enough);
                     if let Some(g) =
@@ -301,6 +305,14 @@ impl PieceValues {
                     }
                 }
                 for (i, &(value, sq)) in s.ours.iter().enumerate() {
+                    let is_mover = Some(sq) == moved;
+                    if is_mover && (mover_first || mover.is_none()) {
+                        continue;
+                    }
+                    let (value, sq) = match mover {
+                        Some(v) if is_mover => (v, to),
+                        _ => (value, sq),
+                    };
                     // An answer gains at most its victim and a promotion, except under Ko
                     // Shogi's rule module, whose answers may take several pieces: there every
                     // attacked piece is asked until one answer is enough.
@@ -308,7 +320,12 @@ impl PieceValues {
                     if bounded || reply >= enough {
                         break;
                     }
-                    if Some(sq) == moved || !exposure.attacked(pos, i, sq) {
+                    let attacked = if is_mover {
+                        exposure.mover_attacked(pos, sq)
+                    } else {
+                        exposure.attacked(pos, i, sq)
+                    };
+                    if !attacked {
                         continue;
                     }
                     let complex = exposure.complex();
