@@ -223,11 +223,19 @@ impl Exposure {
             || (pos.variant().has_burners() && pos.burn_attacked(sq, self.by))
     }
 
-    /// Whether one of the near complex pieces (those still on the board) takes on `sq` by
-    /// its paths: [`Position::is_attacked_by_complex`] on them, with each piece's kind and
-    /// bound read once per position rather than from the tables at every ask. Nearly every
-    /// piece asked lies beyond the bound of every near piece.
+    /// Whether one of the near complex pieces takes on `sq` by its paths:
+    /// [`Position::is_attacked_by_complex`] on them, with each piece's kind and bound read
+    /// once per position rather than from the tables at every ask. Nearly every piece asked
+    /// lies beyond the bound of every near piece. A piece the capture removed is skipped;
+    /// where it changed one in place (a reversion under Ko Shogi's rule module), each square
+    /// is asked as it now stands.
     fn near_attacks(&self, pos: &Position, sq: Square) -> bool {
+        if self.retest_all {
+            return self
+                .near
+                .iter()
+                .any(|n| pos.is_attacked_by_complex(sq, self.by, std::slice::from_ref(&n.sq)));
+        }
         let g = &pos.variant().geometry;
         self.near.iter().any(|n| {
             let (df, dr) = g.steps_between(n.sq, sq);
