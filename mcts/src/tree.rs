@@ -12,6 +12,7 @@ use koma_rules::mate::{Budget, MateAnswer, MateSolver};
 use koma_rules::{Color, Move, Outcome, PieceValues, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
+use std::cmp::Ordering;
 
 /// What a leaf evaluation must be given back with.
 #[derive(Debug)]
@@ -113,6 +114,7 @@ impl Tree {
             state: State::New,
             net_value: 0.0,
             net_draw: 0.0,
+            tried: 0,
         });
         self.root = 0;
         self.gumbel = None;
@@ -239,6 +241,10 @@ impl Tree {
                         self.select_puct(node, self.draw_at(path.len()))
                     };
                     path.push(e as u32);
+                    let nd = &mut self.nodes[node as usize];
+                    if e == (nd.first_edge + nd.tried) as usize {
+                        nd.tried += 1;
+                    }
                     let edge = &mut self.edges[e];
                     edge.inflight += 1;
                     pos.make_move(edge.mv);
@@ -251,6 +257,7 @@ impl Tree {
                             state: State::New,
                             net_value: 0.0,
                             net_draw: 0.0,
+                            tried: 0,
                         });
                     }
                     node = self.edges[e].child;
@@ -343,6 +350,14 @@ impl Tree {
             };
             e.prior = p;
             e.raw_prior = p;
+        }
+        if node != self.root {
+            // Most likely first, for `select_puct`'s early stop; a stable sort keeps the
+            // generation order among equal priors, so ties are broken as before.
+            let edges = &mut self.edges[a..b];
+            if !edges.is_sorted_by(|x, y| x.prior >= y.prior) {
+                edges.sort_by(|x, y| y.prior.partial_cmp(&x.prior).unwrap_or(Ordering::Equal));
+            }
         }
         let w = self.cfg.material_weight.clamp(0.0, 1.0);
         let v = (1.0 - w) * eval.value() + w * ticket.material;
@@ -741,11 +756,19 @@ impl Tree {
     /// PUCT with first-play urgency and virtual loss; a draw counts `draw` for the side to
     /// move at `node`.
     pub(crate) fn select_puct(&self, node: u32, draw: f32) -> usize {
-        let (a, b) = self.edge_range(node);
+        let (a, end) = self.edge_range(node);
         let nd = &self.nodes[node as usize];
+        // Below the root, every edge beyond the first untried one is unvisited with no higher
+        // prior (sorted at expansion): it adds nothing to the sums, and with a non-negative
+        // exploration term it scores no higher than that one, which wins ties as the earlier.
+        let tried_end = if node == self.root {
+            end
+        } else {
+            end.min(a + nd.tried as usize + 1)
+        };
         let mut parent_n = 0u32;
         let mut visited_mass = 0.0f32;
-        for e in &self.edges[a..b] {
+        for e in &self.edges[a..tried_end] {
             parent_n += e.n + e.inflight;
             if e.n + e.inflight > 0 {
                 visited_mass += e.prior;
@@ -759,6 +782,7 @@ impl Tree {
                 0.0
             };
         let explore = c * parent_n.sqrt();
+        let b = if explore >= 0.0 { tried_end } else { end };
         let fpu = nd.net_utility(draw) - self.cfg.fpu_reduction * visited_mass.sqrt();
         let vl = self.cfg.virtual_loss;
         let mut best = a;
@@ -958,5 +982,130 @@ fn terminal_value(o: Outcome, pos: &Position) -> f32 {
         None => 0.0,
         Some(w) if w == pos.side_to_move() => 1.0,
         Some(_) => -1.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::search;
+
+    /// Priors from the move's text, on a few levels so that many moves tie: what a network's
+    /// policy looks like to the search, without one.
+    struct LevelledPriors;
+
+    impl Evaluator for LevelledPriors {
+        type Request = Vec<f32>;
+
+        fn prepare(&self, _pos: &Position, moves: &[Move]) -> Vec<f32> {
+            moves
+                .iter()
+                .map(|m| {
+                    let h = format!("{m:?}")
+                        .bytes()
+                        .fold(7u32, |h, b| h.wrapping_mul(31) ^ b as u32);
+                    1.0 + (h % 4) as f32
+                })
+                .collect()
+        }
+
+        fn evaluate(&self, batch: Vec<Vec<f32>>) -> Vec<Evaluation> {
+            batch
+                .into_iter()
+                .enumerate()
+                .map(|(i, priors)| Evaluation {
+                    priors,
+                    wdl: [
+                        0.2 + 0.05 * (i % 5) as f32,
+                        0.3,
+                        0.5 - 0.05 * (i % 5) as f32,
+                    ],
+                    material: 0.0,
+                })
+                .collect()
+        }
+    }
+
+    /// PUCT as it was before the early stop: every edge read.
+    fn select_reading_every_edge(tree: &Tree, node: u32, draw: f32) -> usize {
+        let (a, b) = tree.edge_range(node);
+        let nd = &tree.nodes[node as usize];
+        let cfg = &tree.cfg;
+        let visited = |e: &Edge| e.n + e.inflight > 0;
+        let parent_n = tree.edges[a..b]
+            .iter()
+            .map(|e| e.n + e.inflight)
+            .sum::<u32>()
+            .max(1) as f32;
+        let visited_mass: f32 = tree.edges[a..b]
+            .iter()
+            .filter(|e| visited(e))
+            .map(|e| e.prior)
+            .sum();
+        let c = cfg.c_puct
+            + if cfg.c_puct_base > 0.0 {
+                ((parent_n + cfg.c_puct_base + 1.0) / cfg.c_puct_base).ln()
+            } else {
+                0.0
+            };
+        let explore = c * parent_n.sqrt();
+        let fpu = nd.net_utility(draw) - cfg.fpu_reduction * visited_mass.sqrt();
+        let mut best = (a, f32::NEG_INFINITY);
+        for (i, e) in tree.edges[a..b].iter().enumerate() {
+            let n = e.n + e.inflight;
+            let score = match e.proven {
+                1 => return a + i,
+                -1 => f32::MIN,
+                _ if n == 0 => fpu + explore * e.prior,
+                _ => {
+                    (e.w + draw * e.d - cfg.virtual_loss * e.inflight as f32) / n as f32
+                        + explore * e.prior / (1.0 + n as f32)
+                }
+            };
+            if score > best.1 {
+                best = (a + i, score);
+            }
+        }
+        best.0
+    }
+
+    /// Below the root, selection reads the edges only up to the first untried one. After
+    /// searches of Hand and Ko Shogi (batches of one and of eight, so virtual losses are
+    /// under way too), every expanded node below the root has its edges sorted by prior, no
+    /// visit beyond the tried ones, and selects the same edge as reading every edge. It fails
+    /// with the stop one edge short, or without the sort.
+    #[test]
+    fn selection_below_the_root_stops_at_the_first_untried_edge() {
+        for (id, batch) in [("hand-shogi", 1), ("ko-shogi", 8)] {
+            let v = koma_rules::load_variant(id).unwrap();
+            let mut pos = Position::start(&v);
+            let mut tree = Tree::new(SearchConfig::default(), 3);
+            search(&mut tree, &mut pos, &LevelledPriors, 600, batch, false).unwrap();
+            let mut compared = 0;
+            let mut wide = 0;
+            for node in 0..tree.nodes.len() as u32 {
+                let nd = &tree.nodes[node as usize];
+                if node == tree.root || nd.state != State::Expanded {
+                    continue;
+                }
+                let (a, b) = tree.edge_range(node);
+                let edges = &tree.edges[a..b];
+                assert!(edges.is_sorted_by(|x, y| x.prior >= y.prior), "{id}");
+                let tried = nd.tried as usize;
+                assert!(edges[tried.min(edges.len())..]
+                    .iter()
+                    .all(|e| e.n + e.inflight == 0 && e.child == NONE));
+                for draw in [0.0, -0.3] {
+                    assert_eq!(
+                        tree.select_puct(node, draw),
+                        select_reading_every_edge(&tree, node, draw),
+                        "{id}: node {node}"
+                    );
+                    compared += 1;
+                }
+                wide += (tried + 1 < edges.len()) as usize;
+            }
+            assert!(compared > 100 && wide > 50, "{id}: {compared} {wide}");
+        }
     }
 }
