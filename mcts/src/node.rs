@@ -7,7 +7,7 @@ use koma_rules::Move;
 pub(crate) const NONE: u32 = u32::MAX;
 
 /// A move out of a node, with the statistics of the subtree behind it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Edge {
     pub(crate) mv: Move,
     /// Prior used for selection (noise mixed in at a noisy root).

@@ -71,6 +71,9 @@ pub struct Tree {
     pub(crate) refutations: Refutations,
     /// The tactics check of the finished search's choice (`SearchConfig::tactics_depth`).
     tactics: Tactics,
+    /// [`Tree::compact`]'s buffers: each node's new index, and the live edge ranges.
+    compact_map: Vec<u32>,
+    compact_ranges: Vec<(u32, u32, u32)>,
 }
 
 /// Plies the root's proof-number mate search looks ahead.
@@ -98,12 +101,14 @@ impl Tree {
             solver: None,
             refutations: Refutations::default(),
             tactics: Tactics::default(),
+            compact_map: Vec::new(),
+            compact_ranges: Vec::new(),
         };
         t.clear();
         t
     }
 
-    /// Forgets everything.
+    /// Forgets everything; the arenas keep their memory for the next search.
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.edges.clear();
@@ -855,35 +860,60 @@ impl Tree {
         }
     }
 
-    /// Rebuilds the arena with only the subtree of the root.
+    /// Keeps only the subtree of the root, moved down to the front of the arenas in the order
+    /// it had there, so that the arenas keep their memory: new vectors after every move grew
+    /// again from nothing, copying themselves and faulting in fresh pages on every search.
+    /// Each node's edges stay together and in their order.
     fn compact(&mut self) {
-        let mut nodes = Vec::new();
-        let mut edges = Vec::new();
-        let mut stack = vec![(self.root, NONE)];
-        while let Some((old, parent_edge)) = stack.pop() {
-            let id = nodes.len() as u32;
-            if parent_edge != NONE {
-                let e: &mut Edge = &mut edges[parent_edge as usize];
-                e.child = id;
-            }
-            let mut n = self.nodes[old as usize].clone();
-            let (a, b) = self.edge_range(old);
-            n.first_edge = edges.len() as u32;
-            nodes.push(n);
-            for i in a..b {
-                let mut e = self.edges[i].clone();
-                let child = e.child;
-                e.child = NONE;
-                let idx = edges.len() as u32;
-                edges.push(e);
-                if child != NONE {
-                    stack.push((child, idx));
+        // Which nodes live: the root's subtree, each node marked once.
+        let map = &mut self.compact_map;
+        map.clear();
+        map.resize(self.nodes.len(), NONE);
+        map[self.root as usize] = 0;
+        let mut stack = vec![self.root];
+        while let Some(node) = stack.pop() {
+            let n = &self.nodes[node as usize];
+            let (a, b) = (n.first_edge as usize, (n.first_edge + n.n_edges) as usize);
+            for e in &self.edges[a..b] {
+                if e.child != NONE && map[e.child as usize] == NONE {
+                    map[e.child as usize] = 0;
+                    stack.push(e.child);
                 }
             }
         }
-        self.nodes = nodes;
-        self.edges = edges;
-        self.root = 0;
+        // The live nodes, moved down in their order (a node never moves up, so none is
+        // overwritten before it has moved), and their edge ranges in the order they lie.
+        let ranges = &mut self.compact_ranges;
+        ranges.clear();
+        let mut kept = 0usize;
+        for (old, new) in map.iter_mut().enumerate() {
+            if *new == NONE {
+                continue;
+            }
+            *new = kept as u32;
+            self.nodes[kept] = self.nodes[old].clone();
+            let n = &self.nodes[kept];
+            if n.n_edges > 0 {
+                ranges.push((n.first_edge, n.n_edges, kept as u32));
+            }
+            kept += 1;
+        }
+        self.nodes.truncate(kept);
+        ranges.sort_unstable();
+        let mut at = 0usize;
+        for &(first, len, node) in ranges.iter() {
+            let (first, len) = (first as usize, len as usize);
+            self.edges.copy_within(first..first + len, at);
+            for e in &mut self.edges[at..at + len] {
+                if e.child != NONE {
+                    e.child = map[e.child as usize];
+                }
+            }
+            self.nodes[node as usize].first_edge = at as u32;
+            at += len;
+        }
+        self.edges.truncate(at);
+        self.root = map[self.root as usize];
     }
 
     /// The root's edges and its network value, a draw counting the configured draw score.
@@ -1067,6 +1097,68 @@ mod tests {
             }
         }
         best.0
+    }
+
+    /// The subtree below `node`: each edge's move and statistics, then its child's subtree.
+    fn subtree(tree: &Tree, node: u32, out: &mut Vec<String>) {
+        let n = &tree.nodes[node as usize];
+        out.push(format!(
+            "node {} {:?} {} {}",
+            n.n, n.state, n.n_edges, n.tried
+        ));
+        let (a, b) = tree.edge_range(node);
+        for e in &tree.edges[a..b] {
+            out.push(format!(
+                "{:?} {} {} {} {}",
+                e.mv, e.n, e.w, e.prior, e.proven
+            ));
+            if e.child != NONE {
+                subtree(tree, e.child, out);
+            }
+        }
+    }
+
+    /// Compaction keeps the new root's subtree exactly (every edge's move and statistics, in
+    /// order), drops everything else, and keeps the arenas' memory; a search goes on from the
+    /// compacted tree as from the one before.
+    #[test]
+    fn compaction_keeps_the_subtree_and_the_memory() {
+        let v = koma_rules::load_variant("hand-shogi").unwrap();
+        let mut pos = Position::start(&v);
+        let mut tree = Tree::new(SearchConfig::default(), 5);
+        search(&mut tree, &mut pos, &LevelledPriors, 800, 4, false).unwrap();
+        let (a, b) = tree.edge_range(tree.root);
+        let e = tree.edges[a..b]
+            .iter()
+            .max_by_key(|e| e.n)
+            .copied()
+            .unwrap();
+        let mut before = Vec::new();
+        subtree(&tree, e.child, &mut before);
+        let capacity = tree.edges.capacity();
+        let mut copy = Tree::new(SearchConfig::default(), 5);
+        copy.nodes = tree.nodes.clone();
+        copy.edges = tree.edges.clone();
+        copy.root = e.child;
+        tree.root = e.child;
+        tree.compact();
+        let mut after = Vec::new();
+        subtree(&tree, tree.root, &mut after);
+        assert_eq!(before, after);
+        let nodes = after.iter().filter(|l| l.starts_with("node ")).count();
+        assert_eq!(tree.nodes.len(), nodes);
+        assert_eq!(tree.edges.len(), after.len() - nodes);
+        assert!(tree.nodes.len() < copy.nodes.len() / 2);
+        assert_eq!(tree.edges.capacity(), capacity);
+        // Searching on gives the same tree as searching on without compacting.
+        pos.make_move(e.mv);
+        for t in [&mut tree, &mut copy] {
+            search(t, &mut pos, &LevelledPriors, 300, 4, false).unwrap();
+        }
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        subtree(&tree, tree.root, &mut x);
+        subtree(&copy, copy.root, &mut y);
+        assert_eq!(x, y);
     }
 
     /// Below the root, selection reads the edges only up to the first untried one. After
