@@ -153,10 +153,13 @@ fn bench_search(v: &Arc<koma_rules::Variant>, secs: f64) {
         let mut sims = 0u64;
         let start = Instant::now();
         let mut i = 0;
+        // One tree for every search, cleared in between: self-play keeps a game's tree, and
+        // its arenas' memory, from move to move.
+        let mut tree = Tree::new(cfg.clone(), 0);
         while start.elapsed().as_secs_f64() < secs / 3.0 {
             let pos = &mut positions[i % 32];
             i += 1;
-            let mut tree = Tree::new(cfg.clone(), i as u64);
+            tree.clear();
             if let Some(r) = search(&mut tree, pos, &UniformEvaluator, 800, 1, false) {
                 sims += r.simulations as u64;
             }
