@@ -261,7 +261,7 @@ impl PieceValues {
                 break;
             }
             let moved = (!m.is_drop()).then(|| m.from());
-            exposure.before_capture(pos, s.ours.iter().map(|o| o.1));
+            exposure.before_capture(pos, s.ours.iter().map(|o| o.1), &m);
             pos.make_move_keeping_counters(m);
             if pos.royal_count(them) == 0 {
                 pos.unmake_move();

@@ -49,6 +49,20 @@ pub struct AttackTables {
     /// Pieces with capturing moves not covered by `leaps` and `slides`; attack tests generate
     /// their moves.
     pub complex: PieceSet,
+    /// `leaps` and `slides` seen from the attacker, indexed by piece code: one entry for each
+    /// entry there that names the piece, so that one walk of a side's pieces counts, for
+    /// every square, the entries by which the attack test would find it attacked.
+    pub forward: Vec<ForwardAttacks>,
+}
+
+/// One piece code's entries of [`AttackTables::leaps`] and [`AttackTables::slides`], from the
+/// attacker's side.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ForwardAttacks {
+    /// Offsets from the attacker to the square it leaps to.
+    pub leaps: Vec<i32>,
+    /// Slide directions (one step from the attacker) and the piece's reach along each.
+    pub slides: Vec<(i32, u8)>,
 }
 
 /// A capture of a path: where it lands relative to the piece, in board steps.
@@ -65,7 +79,9 @@ impl AttackTables {
     /// generation still runs every path.
     pub fn build<'a>(pieces: impl Iterator<Item = (Piece, &'a MoveTable)>) -> AttackTables {
         let mut t = AttackTables::default();
+        let mut codes = Vec::new();
         for (code, table) in pieces {
+            codes.push(code);
             let mut slides: Vec<Slide> = table.slides.iter().filter(|s| s.c).copied().collect();
             let mut uncovered = false;
             for path in &table.paths {
@@ -103,6 +119,25 @@ impl AttackTables {
                 *r = (*r).max(s.range);
                 entry.max_reach = entry.max_reach.max(s.range);
             }
+        }
+        t.forward = vec![ForwardAttacks::default(); 256];
+        for code in codes {
+            let f = &mut t.forward[code.index()];
+            if !f.leaps.is_empty() || !f.slides.is_empty() {
+                continue;
+            }
+            f.leaps = t
+                .leaps
+                .iter()
+                .filter(|(_, set)| set.contains(code))
+                .map(|l| l.0)
+                .collect();
+            f.slides = t
+                .slides
+                .iter()
+                .filter(|s| s.reach[code.index()] > 0)
+                .map(|s| (s.delta, s.reach[code.index()]))
+                .collect();
         }
         t
     }
