@@ -12,24 +12,19 @@
 //! every square it can take on; the others (bounded reach, hoppers along a line) are asked
 //! per piece, as the plain attack test asks them, by a walk aimed at the piece.
 //!
-//! Where a capture changes only its own squares, the leaps and slides are counted once per
-//! position: for every square, the entries of the reverse tables by which the opponent attacks
-//! it (one walk of the opponent's pieces, forward). Before each capture the entries of its
-//! victims are taken away, so that after it a piece is attacked by a leap or slide exactly
-//! where its count is still positive or a line opened onto it: no piece is tested again. A
-//! search leaf tried some nine captures and asked some seventy pieces (Shoko Shogi), and
-//! testing each asked piece, or keeping a state of the pieces asked before each capture, cost
-//! more reverse tests than one count.
+//! The leaps and slides are counted once per position: for every square, the entries of the
+//! reverse tables by which the opponent attacks it (one walk of the opponent's pieces,
+//! forward). Before each capture the entries of its victims are taken away, so that after it
+//! a piece is attacked by a leap or slide exactly where its count is still positive or a line
+//! opened onto it: no piece is tested again. A search leaf tried some nine captures and asked
+//! some seventy pieces (Shoko Shogi); testing each asked piece, even with a state of the
+//! pieces asked kept from one capture to the next, cost more reverse tests than one count.
 //!
 //! Where a rule module makes the moves (Ko Shogi), a capture may also remove or change pieces
 //! away from its path (shots, burns, reversions), and the module journals every square it
-//! changes: the squares it emptied open lines as a capture's own squares do, and a square
-//! where an attacker appeared or changed kind sends every piece to the full test. There the
-//! state before the captures is taken only for the pieces the answers have asked about: the
-//! answers ask the most valuable pieces first and stop early, so a piece never asked is never
-//! tested. The first capture's answers test every piece they ask; before each later capture
-//! (in the position before any capture) the state is extended to the pieces asked so far,
-//! and a piece beyond it is tested in full.
+//! changes: the squares it emptied open lines as a capture's own squares do; a square where
+//! an attacker appeared or changed kind, a piece removed that the move does not name, or a
+//! square filled away from the move's end sends every piece to the full test.
 
 use crate::color::Color;
 use crate::mv::Move;
@@ -38,17 +33,14 @@ use crate::position::Position;
 use crate::square::Square;
 use crate::xbetza::PathReach;
 
-/// The attack state of one side's pieces (listed once, in the caller's order) across that
-/// side's captures in one position. Its buffers serve one position after another.
+/// The attack state of one side's pieces across that side's captures in one position. Its
+/// buffers serve one position after another.
 pub(crate) struct Exposure {
     /// The attacker: the opponent of the side whose captures are tried.
     by: Color,
     /// Where moves remove pieces away from their squares and say nothing of it (burns
     /// outside a rule module): every piece is tested after every capture.
     every_piece: bool,
-    /// Where a capture changes only its own squares (every variant without a rule module or
-    /// burns): the leaps and slides are counted once per position, below, and not tested.
-    counting: bool,
     /// Per square: the entries of the reverse tables by which `by` attacks it before the
     /// captures ([`Position::simple_attacks_from`] over its pieces), less those of the
     /// current capture's victims. After a capture that lands on an occupied square, a piece
@@ -58,20 +50,19 @@ pub(crate) struct Exposure {
     counts: Vec<u8>,
     /// Whether `counts` holds the position's counts yet (taken at the first capture tried).
     counted: bool,
+    /// The current capture's victims: the squares it names that hold a piece of `by`.
+    victims: Vec<Square>,
     /// The squares whose counts the current capture's victims took away.
     uncounted: Vec<usize>,
-    /// The current capture ends on a square that was empty (a double capture's second leg
-    /// elsewhere): a slide may stop there now, so its pieces are tested in full.
-    landed_on_empty: bool,
+    /// The counts do not hold after the current capture: it ends on a square that was empty
+    /// (a double capture's second leg elsewhere), where a slide may stop now, or a rule
+    /// module's make removed a piece the move does not name or filled another square. Every
+    /// piece is tested in full after it.
+    counts_void: bool,
     /// The current capture changed an attacker of `by` in place (a journaled move that
-    /// reverted or promoted one): every piece is tested again after it.
+    /// reverted or promoted one): every piece is tested again after it, and the near complex
+    /// pieces are read as they now stand.
     retest_all: bool,
-    /// For the first listed pieces: whether a leap or slide of `by` attacked each before any
-    /// capture. The pieces beyond are tested in full.
-    attacked_before: Vec<bool>,
-    /// One more than the last listed piece asked about since the start: how far
-    /// `attacked_before` is extended before the next capture.
-    asked_upto: usize,
     /// `by`'s complex pieces in the position before the captures.
     complex: Vec<Square>,
     /// Those of them whose bent paths reach beyond a bounded distance: walked once per capture.
@@ -103,14 +94,12 @@ impl Default for Exposure {
         Exposure {
             by: Color::White,
             every_piece: false,
-            counting: false,
             counts: Vec::new(),
             counted: false,
+            victims: Vec::new(),
             uncounted: Vec::new(),
-            landed_on_empty: false,
+            counts_void: false,
             retest_all: false,
-            attacked_before: Vec::new(),
-            asked_upto: 0,
             complex: Vec::new(),
             far: Vec::new(),
             near: Vec::new(),
@@ -134,13 +123,11 @@ impl Exposure {
         self.by = by;
         let v = pos.variant();
         self.every_piece = v.acts_away_from_moves() && v.ko.is_none();
-        self.counting = !v.acts_away_from_moves();
         self.counted = false;
+        self.victims.clear();
         self.uncounted.clear();
-        self.landed_on_empty = false;
+        self.counts_void = false;
         self.retest_all = false;
-        self.attacked_before.clear();
-        self.asked_upto = 0;
         self.asked = 0;
         self.complex.clear();
         self.complex.extend_from_slice(complex);
@@ -168,45 +155,28 @@ impl Exposure {
         }
     }
 
-    /// Called in the position before the captures, before the capture `m` is played, with
-    /// the squares of the listed pieces (the same list, in the same order, every time): where
-    /// leaps and slides are counted, counts them at the first capture and takes away the
-    /// entries of `m`'s victims; elsewhere extends the state before any capture to the pieces
-    /// asked about so far.
-    pub(crate) fn before_capture(
-        &mut self,
-        pos: &Position,
-        squares: impl Iterator<Item = Square>,
-        m: &Move,
-    ) {
-        if self.counting {
-            if !self.counted {
-                self.count(pos);
-            }
-            let (counts, uncounted) = (&mut self.counts, &mut self.uncounted);
-            for victim in m.taken_squares() {
-                let q = pos.board[victim.index()];
-                if q.is_color(self.by) {
-                    pos.simple_attacks_from(victim, q, |t| {
-                        counts[t] -= 1;
-                        uncounted.push(t);
-                    });
-                }
-            }
-            self.landed_on_empty = m.to() != m.from() && pos.board[m.to().index()].is_empty();
+    /// Called in the position before the captures, before the capture `m` is played: counts
+    /// the leaps and slides at the first capture, and takes away the entries of `m`'s victims.
+    pub(crate) fn before_capture(&mut self, pos: &Position, m: &Move) {
+        if self.every_piece {
             return;
         }
-        let have = self.attacked_before.len();
-        if self.every_piece || self.asked_upto <= have {
-            return;
+        if !self.counted {
+            self.count(pos);
         }
-        let by = self.by;
-        self.attacked_before.extend(
-            squares
-                .skip(have)
-                .take(self.asked_upto - have)
-                .map(|sq| pos.is_attacked_simple(sq, by)),
-        );
+        let (counts, uncounted) = (&mut self.counts, &mut self.uncounted);
+        self.victims.clear();
+        for victim in m.taken_squares() {
+            let q = pos.board[victim.index()];
+            if q.is_color(self.by) {
+                self.victims.push(victim);
+                pos.simple_attacks_from(victim, q, |t| {
+                    counts[t] -= 1;
+                    uncounted.push(t);
+                });
+            }
+        }
+        self.counts_void = m.to() != m.from() && pos.board[m.to().index()].is_empty();
     }
 
     /// Counts, for every square, the entries by which `by`'s leaps and slides attack it.
@@ -231,7 +201,7 @@ impl Exposure {
 
     /// Notes the capture `m`, just played in `pos`: the squares it emptied open lines.
     pub(crate) fn played(&mut self, pos: &Position, m: &Move) {
-        if !self.counting && self.attacked_before.is_empty() {
+        if self.every_piece {
             return;
         }
         if let Some(journal) = pos.last_move_journal() {
@@ -244,6 +214,9 @@ impl Exposure {
                 } else if now.is_color(self.by) && now != old {
                     self.retest_all = true;
                 }
+                let unnamed = old.is_color(self.by) && now != old && !self.victims.contains(&sq);
+                let filled = old.is_empty() && now.is_piece() && sq != m.to();
+                self.counts_void |= unnamed || filled;
             }
             return;
         }
@@ -254,34 +227,18 @@ impl Exposure {
         }
     }
 
-    /// Whether `by` attacks the listed piece `i`, on `sq`, after the capture last
-    /// [`Exposure::played`], which it did not make. The same answer as
-    /// [`Position::is_attacked`].
-    pub(crate) fn attacked(&mut self, pos: &Position, i: usize, sq: Square) -> bool {
-        self.asked_upto = self.asked_upto.max(i + 1);
-        let before = self.attacked_before.get(i).copied();
-        self.attacked_now(pos, sq, before)
-    }
-
-    /// Whether `by` attacks the piece that made the capture last [`Exposure::played`], now
-    /// on `sq`: tested in full, and not counted among the pieces asked, since the state
-    /// before the captures says nothing of its new square.
-    pub(crate) fn mover_attacked(&mut self, pos: &Position, sq: Square) -> bool {
-        self.attacked_now(pos, sq, None)
-    }
-
-    /// The attack test after a capture, for a piece on `sq` whose leaps-and-slides state
-    /// before the captures is `before` (`None`: unknown, tested in full).
-    fn attacked_now(&mut self, pos: &Position, sq: Square, before: Option<bool>) -> bool {
+    /// Whether `by` attacks our piece on `sq` (the capturing piece on its new square, or
+    /// another where it stood) after the capture last [`Exposure::played`], which it did
+    /// not make. The same answer as [`Position::is_attacked`].
+    pub(crate) fn attacked(&mut self, pos: &Position, sq: Square) -> bool {
         // A slide through a square the capture emptied reaches it.
         if self.opened[sq.index()] {
             return true;
         }
-        let simple = if self.counting && !self.landed_on_empty {
-            self.counts[sq.index()] > 0
+        let simple = if self.every_piece || self.counts_void || self.retest_all {
+            pos.is_attacked_simple(sq, self.by)
         } else {
-            let retest = self.retest_all || before.is_none_or(|a| a);
-            retest && pos.is_attacked_simple(sq, self.by)
+            self.counts[sq.index()] > 0
         };
         if simple {
             return true;
@@ -324,7 +281,7 @@ impl Exposure {
 
     /// Forgets the capture last played, before the next one.
     pub(crate) fn unplayed(&mut self) {
-        if self.counting || !self.attacked_before.is_empty() {
+        if !self.every_piece {
             self.opened.fill(false);
         }
         for t in self.uncounted.drain(..) {
@@ -348,7 +305,8 @@ mod tests {
     /// variant, each piece of the capturing side is attacked exactly when
     /// [`Position::is_attacked`] says so. In every other position the answers ask only the
     /// first pieces, more after each capture, as the material estimate's answers stop early:
-    /// the state before the captures then covers some pieces and not others.
+    /// the far complex pieces are then asked one by one after some captures and walked in
+    /// full after others.
     #[test]
     fn the_exposure_after_a_capture_matches_the_full_attack_test() {
         for id in crate::variant::builtin_ids() {
@@ -384,21 +342,17 @@ mod tests {
                     } else {
                         2 * (k + 1)
                     };
-                    exposure.before_capture(pos, ours.iter().copied(), m);
+                    exposure.before_capture(pos, m);
                     pos.make_move(*m);
                     exposure.played(pos, m);
-                    for (i, &sq) in ours.iter().enumerate().take(asked) {
+                    for &sq in ours.iter().take(asked) {
                         let moved = sq == m.from();
                         let sq = if moved { m.to() } else { sq };
                         if !pos.piece_at(sq).is_color(us) {
                             continue;
                         }
                         let want = pos.is_attacked(sq, them);
-                        let got = if moved {
-                            exposure.mover_attacked(pos, sq)
-                        } else {
-                            exposure.attacked(pos, i, sq)
-                        };
+                        let got = exposure.attacked(pos, sq);
                         assert_eq!(got, want, "{id} {m:?} {sq:?} {}", pos.to_text());
                         checked += 1;
                         attacked += want as usize;
@@ -411,11 +365,46 @@ mod tests {
         }
     }
 
+    /// A capture that removes a piece it does not name: White's poison flame takes on j9 and
+    /// its arrival burn (Ko Shogi §6) removes Black's elephant on k9, the only attacker of
+    /// White's middle troop on n12. The elephant's diagonal was counted before the capture and
+    /// is no victim of the move, so the counts say the troop is still attacked; the exposure
+    /// must see from the rule module's journal that it is not.
+    #[test]
+    fn a_piece_burnt_by_the_capture_attacks_no_more() {
+        let v = crate::load_variant("ko-shogi").unwrap();
+        let text =
+            "18g/19/19/19/19/19/19/13(mt)5/19/9(pf)9/9(MT)(EL)8/19/19/19/19/19/19/19/G18 w - 0";
+        let mut pos = Position::from_text(&v, text).unwrap();
+        let g = &v.geometry;
+        let (j10, j9, n12) = (g.parse("j10"), g.parse("j9"), g.parse("n12"));
+        let (j10, j9, n12) = (j10.unwrap(), j9.unwrap(), n12.unwrap());
+        let m = *pos
+            .legal_moves()
+            .iter()
+            .find(|m| m.from() == j10 && m.to() == j9)
+            .unwrap();
+        assert!(pos.is_attacked(n12, Color::Black), "{}", pos.to_text());
+        let mut exposure = Exposure::default();
+        exposure.start(
+            &pos,
+            Color::Black,
+            &pos.complex_attacker_squares(Color::Black),
+        );
+        exposure.before_capture(&pos, &m);
+        pos.make_move(m);
+        exposure.played(&pos, &m);
+        assert!(!pos.is_attacked(n12, Color::Black), "{}", pos.to_text());
+        assert!(!exposure.attacked(&pos, n12));
+        exposure.unplayed();
+        pos.unmake_move();
+    }
+
     /// A capture that changes an attacker in place: White's sumo wrestler takes Black's only
     /// priest on r5, so Black's thunderclap on j10 reverts to a drum (Ko Shogi §8.5), whose
     /// diagonal step now reaches White's piece on k11. No line opened there and the piece did
-    /// not move, yet it is attacked after the capture; asked again (the state before the
-    /// captures taken after the first time), the exposure must see it.
+    /// not move, yet it is attacked after the capture, though its count says no attack; asked
+    /// after the same capture twice, the exposure must see it both times.
     #[test]
     fn an_attacker_changed_by_the_capture_is_seen() {
         let v = crate::load_variant("ko-shogi").unwrap();
@@ -425,7 +414,6 @@ mod tests {
         let g = &v.geometry;
         let (r6, r5, k11) = (g.parse("r6"), g.parse("r5"), g.parse("k11"));
         let (r6, r5, k11) = (r6.unwrap(), r5.unwrap(), k11.unwrap());
-        let ours = [r6, k11];
         let m = *pos
             .legal_moves()
             .iter()
@@ -439,12 +427,12 @@ mod tests {
             &pos.complex_attacker_squares(Color::Black),
         );
         for _ in 0..2 {
-            exposure.before_capture(&pos, ours.iter().copied(), &m);
+            exposure.before_capture(&pos, &m);
             pos.make_move(m);
             exposure.played(&pos, &m);
             assert!(pos.is_attacked(k11, Color::Black), "{}", pos.to_text());
-            assert!(exposure.mover_attacked(&pos, r5) == pos.is_attacked(r5, Color::Black));
-            assert!(exposure.attacked(&pos, 1, k11));
+            assert!(exposure.attacked(&pos, r5) == pos.is_attacked(r5, Color::Black));
+            assert!(exposure.attacked(&pos, k11));
             exposure.unplayed();
             pos.unmake_move();
         }

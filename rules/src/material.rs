@@ -261,7 +261,7 @@ impl PieceValues {
                 break;
             }
             let moved = (!m.is_drop()).then(|| m.from());
-            exposure.before_capture(pos, s.ours.iter().map(|o| o.1), &m);
+            exposure.before_capture(pos, &m);
             pos.make_move_keeping_counters(m);
             if pos.royal_count(them) == 0 {
                 pos.unmake_move();
@@ -295,7 +295,7 @@ impl PieceValues {
                 // in order of value settle most captures before the mover's turn comes.
                 let mover_first = !multiple
                     && mover.is_some_and(|v| v * hand + self.max_promotion_gain >= enough);
-                if mover_first && exposure.mover_attacked(pos, to) {
+                if mover_first && exposure.attacked(pos, to) {
                     let complex = exposure.complex();
                     let range = (reply, enough);
                     if let Some(g) =
@@ -304,7 +304,7 @@ impl PieceValues {
                         reply = g;
                     }
                 }
-                for (i, &(value, sq)) in s.ours.iter().enumerate() {
+                for &(value, sq) in &s.ours {
                     let is_mover = Some(sq) == moved;
                     if is_mover && (mover_first || mover.is_none()) {
                         continue;
@@ -320,12 +320,7 @@ impl PieceValues {
                     if bounded || reply >= enough {
                         break;
                     }
-                    let attacked = if is_mover {
-                        exposure.mover_attacked(pos, sq)
-                    } else {
-                        exposure.attacked(pos, i, sq)
-                    };
-                    if !attacked {
+                    if !exposure.attacked(pos, sq) {
                         continue;
                     }
                     let complex = exposure.complex();
