@@ -365,6 +365,21 @@ mod tests {
         }
     }
 
+    /// A Ko Shogi position from `text`, its legal move from `from` to `to`, and the square
+    /// `asked`.
+    fn ko_capture(text: &str, from: &str, to: &str, asked: &str) -> (Position, Move, Square) {
+        let v = crate::load_variant("ko-shogi").unwrap();
+        let mut pos = Position::from_text(&v, text).unwrap();
+        let sq = |name: &str| v.geometry.parse(name).unwrap();
+        let (from, to) = (sq(from), sq(to));
+        let m = *pos
+            .legal_moves()
+            .iter()
+            .find(|m| m.from() == from && m.to() == to)
+            .unwrap();
+        (pos, m, sq(asked))
+    }
+
     /// A capture that removes a piece it does not name: White's poison flame takes on j9 and
     /// its arrival burn (Ko Shogi §6) removes Black's elephant on k9, the only attacker of
     /// White's middle troop on n12. The elephant's diagonal was counted before the capture and
@@ -372,18 +387,9 @@ mod tests {
     /// must see from the rule module's journal that it is not.
     #[test]
     fn a_piece_burnt_by_the_capture_attacks_no_more() {
-        let v = crate::load_variant("ko-shogi").unwrap();
         let text =
             "18g/19/19/19/19/19/19/13(mt)5/19/9(pf)9/9(MT)(EL)8/19/19/19/19/19/19/19/G18 w - 0";
-        let mut pos = Position::from_text(&v, text).unwrap();
-        let g = &v.geometry;
-        let (j10, j9, n12) = (g.parse("j10"), g.parse("j9"), g.parse("n12"));
-        let (j10, j9, n12) = (j10.unwrap(), j9.unwrap(), n12.unwrap());
-        let m = *pos
-            .legal_moves()
-            .iter()
-            .find(|m| m.from() == j10 && m.to() == j9)
-            .unwrap();
+        let (mut pos, m, n12) = ko_capture(text, "j10", "j9", "n12");
         assert!(pos.is_attacked(n12, Color::Black), "{}", pos.to_text());
         let mut exposure = Exposure::default();
         exposure.start(
@@ -407,18 +413,10 @@ mod tests {
     /// after the same capture twice, the exposure must see it both times.
     #[test]
     fn an_attacker_changed_by_the_capture_is_seen() {
-        let v = crate::load_variant("ko-shogi").unwrap();
         let text =
             "18g/19/19/19/19/19/19/19/10(sw)8/9(TC)9/19/19/19/17(sw)1/17(TP)1/19/19/19/G18 w - 0";
-        let mut pos = Position::from_text(&v, text).unwrap();
-        let g = &v.geometry;
-        let (r6, r5, k11) = (g.parse("r6"), g.parse("r5"), g.parse("k11"));
-        let (r6, r5, k11) = (r6.unwrap(), r5.unwrap(), k11.unwrap());
-        let m = *pos
-            .legal_moves()
-            .iter()
-            .find(|m| m.from() == r6 && m.to() == r5)
-            .unwrap();
+        let (mut pos, m, k11) = ko_capture(text, "r6", "r5", "k11");
+        let r5 = m.to();
         assert!(!pos.is_attacked(k11, Color::Black));
         let mut exposure = Exposure::default();
         exposure.start(
