@@ -21,6 +21,8 @@ mod search;
 mod shared;
 mod tactics;
 mod tree;
+#[cfg(test)]
+mod tree_tests;
 
 pub use config::{SearchConfig, MAX_TACTICS_DEPTH};
 pub use evaluator::{Evaluation, Evaluator, UniformEvaluator};

@@ -1,0 +1,190 @@
+//! Tests of the search tree's selection and compaction, apart from the tree so that they can
+//! run searches (the search drives the tree).
+
+use crate::config::SearchConfig;
+use crate::evaluator::{Evaluation, Evaluator};
+use crate::node::{Edge, State, NONE};
+use crate::search::search;
+use crate::tree::Tree;
+use koma_rules::{Move, Position};
+
+/// Priors from the move's text, on a few levels so that many moves tie: what a network's
+/// policy looks like to the search, without one.
+struct LevelledPriors;
+
+impl Evaluator for LevelledPriors {
+    type Request = Vec<f32>;
+
+    fn prepare(&self, _pos: &Position, moves: &[Move]) -> Vec<f32> {
+        moves
+            .iter()
+            .map(|m| {
+                let h = format!("{m:?}")
+                    .bytes()
+                    .fold(7u32, |h, b| h.wrapping_mul(31) ^ b as u32);
+                1.0 + (h % 4) as f32
+            })
+            .collect()
+    }
+
+    fn evaluate(&self, batch: Vec<Vec<f32>>) -> Vec<Evaluation> {
+        batch
+            .into_iter()
+            .enumerate()
+            .map(|(i, priors)| Evaluation {
+                priors,
+                wdl: [
+                    0.2 + 0.05 * (i % 5) as f32,
+                    0.3,
+                    0.5 - 0.05 * (i % 5) as f32,
+                ],
+                material: 0.0,
+            })
+            .collect()
+    }
+}
+
+/// PUCT as it was before the early stop: every edge read.
+fn select_reading_every_edge(tree: &Tree, node: u32, draw: f32) -> usize {
+    let (a, b) = tree.edge_range(node);
+    let nd = &tree.nodes[node as usize];
+    let cfg = &tree.cfg;
+    let visited = |e: &Edge| e.n + e.inflight > 0;
+    let parent_n = tree.edges[a..b]
+        .iter()
+        .map(|e| e.n + e.inflight)
+        .sum::<u32>()
+        .max(1) as f32;
+    let visited_mass: f32 = tree.edges[a..b]
+        .iter()
+        .filter(|e| visited(e))
+        .map(|e| e.prior)
+        .sum();
+    let c = cfg.c_puct
+        + if cfg.c_puct_base > 0.0 {
+            ((parent_n + cfg.c_puct_base + 1.0) / cfg.c_puct_base).ln()
+        } else {
+            0.0
+        };
+    let explore = c * parent_n.sqrt();
+    let fpu = nd.net_utility(draw) - cfg.fpu_reduction * visited_mass.sqrt();
+    let mut best = (a, f32::NEG_INFINITY);
+    for (i, e) in tree.edges[a..b].iter().enumerate() {
+        let n = e.n + e.inflight;
+        let score = match e.proven {
+            1 => return a + i,
+            -1 => f32::MIN,
+            _ if n == 0 => fpu + explore * e.prior,
+            _ => {
+                (e.w + draw * e.d - cfg.virtual_loss * e.inflight as f32) / n as f32
+                    + explore * e.prior / (1.0 + n as f32)
+            }
+        };
+        if score > best.1 {
+            best = (a + i, score);
+        }
+    }
+    best.0
+}
+
+/// The subtree below `node`: each edge's move and statistics, then its child's subtree.
+fn subtree(tree: &Tree, node: u32, out: &mut Vec<String>) {
+    let n = &tree.nodes[node as usize];
+    out.push(format!(
+        "node {} {:?} {} {}",
+        n.n, n.state, n.n_edges, n.tried
+    ));
+    let (a, b) = tree.edge_range(node);
+    for e in &tree.edges[a..b] {
+        out.push(format!(
+            "{:?} {} {} {} {}",
+            e.mv, e.n, e.w, e.prior, e.proven
+        ));
+        if e.child != NONE {
+            subtree(tree, e.child, out);
+        }
+    }
+}
+
+/// Compaction keeps the new root's subtree exactly (every edge's move and statistics, in
+/// order), drops everything else, and keeps the arenas' memory; a search goes on from the
+/// compacted tree as from the one before.
+#[test]
+fn compaction_keeps_the_subtree_and_the_memory() {
+    let v = koma_rules::load_variant("hand-shogi").unwrap();
+    let mut pos = Position::start(&v);
+    let mut tree = Tree::new(SearchConfig::default(), 5);
+    search(&mut tree, &mut pos, &LevelledPriors, 800, 4, false).unwrap();
+    let (a, b) = tree.edge_range(tree.root);
+    let e = tree.edges[a..b]
+        .iter()
+        .max_by_key(|e| e.n)
+        .copied()
+        .unwrap();
+    let mut before = Vec::new();
+    subtree(&tree, e.child, &mut before);
+    let capacity = tree.edges.capacity();
+    let mut copy = Tree::new(SearchConfig::default(), 5);
+    copy.nodes = tree.nodes.clone();
+    copy.edges = tree.edges.clone();
+    copy.root = e.child;
+    tree.root = e.child;
+    tree.compact();
+    let mut after = Vec::new();
+    subtree(&tree, tree.root, &mut after);
+    assert_eq!(before, after);
+    let nodes = after.iter().filter(|l| l.starts_with("node ")).count();
+    assert_eq!(tree.nodes.len(), nodes);
+    assert_eq!(tree.edges.len(), after.len() - nodes);
+    assert!(tree.nodes.len() < copy.nodes.len() / 2);
+    assert_eq!(tree.edges.capacity(), capacity);
+    // Searching on gives the same tree as searching on without compacting.
+    pos.make_move(e.mv);
+    for t in [&mut tree, &mut copy] {
+        search(t, &mut pos, &LevelledPriors, 300, 4, false).unwrap();
+    }
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    subtree(&tree, tree.root, &mut x);
+    subtree(&copy, copy.root, &mut y);
+    assert_eq!(x, y);
+}
+
+/// Below the root, selection reads the edges only up to the first untried one. After
+/// searches of Hand and Ko Shogi (batches of one and of eight, so virtual losses are
+/// under way too), every expanded node below the root has its edges sorted by prior, no
+/// visit beyond the tried ones, and selects the same edge as reading every edge. It fails
+/// with the stop one edge short, or without the sort.
+#[test]
+fn selection_below_the_root_stops_at_the_first_untried_edge() {
+    for (id, batch) in [("hand-shogi", 1), ("ko-shogi", 8)] {
+        let v = koma_rules::load_variant(id).unwrap();
+        let mut pos = Position::start(&v);
+        let mut tree = Tree::new(SearchConfig::default(), 3);
+        search(&mut tree, &mut pos, &LevelledPriors, 600, batch, false).unwrap();
+        let mut compared = 0;
+        let mut wide = 0;
+        for node in 0..tree.nodes.len() as u32 {
+            let nd = &tree.nodes[node as usize];
+            if node == tree.root || nd.state != State::Expanded {
+                continue;
+            }
+            let (a, b) = tree.edge_range(node);
+            let edges = &tree.edges[a..b];
+            assert!(edges.is_sorted_by(|x, y| x.prior >= y.prior), "{id}");
+            let tried = nd.tried as usize;
+            assert!(edges[tried.min(edges.len())..]
+                .iter()
+                .all(|e| e.n + e.inflight == 0 && e.child == NONE));
+            for draw in [0.0, -0.3] {
+                assert_eq!(
+                    tree.select_puct(node, draw),
+                    select_reading_every_edge(&tree, node, draw),
+                    "{id}: node {node}"
+                );
+                compared += 1;
+            }
+            wide += (tried + 1 < edges.len()) as usize;
+        }
+        assert!(compared > 100 && wide > 50, "{id}: {compared} {wide}");
+    }
+}
