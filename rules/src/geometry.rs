@@ -20,9 +20,9 @@ pub struct Geometry {
     cells: usize,
     squares: Vec<Square>,
     index_of: Vec<u16>,
-    /// Column and row of every mailbox cell (wall included): the attack tests ask how far
-    /// apart two squares lie for every piece they consider, and a lookup is cheaper than the
-    /// divisions by `stride`.
+    /// Column and row of every mailbox cell (wall included), from which files, ranks and the
+    /// steps between squares are read: the attack tests ask how far apart two squares lie for
+    /// every piece they consider, and a lookup is cheaper than the divisions by `stride`.
     coords: Vec<(i16, i16)>,
 }
 
@@ -138,13 +138,13 @@ impl Geometry {
     /// 0-based file of a board square.
     #[inline]
     pub fn file_of(&self, sq: Square) -> u8 {
-        (sq.0 as i32 % self.stride - BORDER) as u8
+        (self.coords[sq.index()].0 as i32 - BORDER) as u8
     }
 
     /// 0-based rank of a board square.
     #[inline]
     pub fn rank_of(&self, sq: Square) -> u8 {
-        (sq.0 as i32 / self.stride - BORDER) as u8
+        (self.coords[sq.index()].1 as i32 - BORDER) as u8
     }
 
     /// How many files and ranks `to` lies from `from` (both board squares).

@@ -79,9 +79,7 @@ impl AttackTables {
     /// generation still runs every path.
     pub fn build<'a>(pieces: impl Iterator<Item = (Piece, &'a MoveTable)>) -> AttackTables {
         let mut t = AttackTables::default();
-        let mut codes = Vec::new();
         for (code, table) in pieces {
-            codes.push(code);
             let mut slides: Vec<Slide> = table.slides.iter().filter(|s| s.c).copied().collect();
             let mut uncovered = false;
             for path in &table.paths {
@@ -120,25 +118,23 @@ impl AttackTables {
                 entry.max_reach = entry.max_reach.max(s.range);
             }
         }
-        t.forward = vec![ForwardAttacks::default(); 256];
-        for code in codes {
-            let f = &mut t.forward[code.index()];
-            if !f.leaps.is_empty() || !f.slides.is_empty() {
-                continue;
-            }
-            f.leaps = t
-                .leaps
-                .iter()
-                .filter(|(_, set)| set.contains(code))
-                .map(|l| l.0)
-                .collect();
-            f.slides = t
-                .slides
-                .iter()
-                .filter(|s| s.reach[code.index()] > 0)
-                .map(|s| (s.delta, s.reach[code.index()]))
-                .collect();
-        }
+        t.forward = (0..=u8::MAX)
+            .map(Piece)
+            .map(|code| ForwardAttacks {
+                leaps: t
+                    .leaps
+                    .iter()
+                    .filter(|l| l.1.contains(code))
+                    .map(|l| l.0)
+                    .collect(),
+                slides: t
+                    .slides
+                    .iter()
+                    .filter(|s| s.reach[code.index()] > 0)
+                    .map(|s| (s.delta, s.reach[code.index()]))
+                    .collect(),
+            })
+            .collect();
         t
     }
 }
