@@ -28,6 +28,14 @@ pub struct PieceValues {
     scale: f32,
     /// Most value a promotion adds (bounds what a capture can gain).
     max_promotion_gain: i64,
+    /// Per colour and piece code: what a board square holding that code adds to
+    /// [`PieceValues::difference`] for the colour. Read at every square of the walks that
+    /// count material, where looking up the kind's royal flag in its piece type cost a cache
+    /// line per kind.
+    material: Box<[[i64; 256]; 2]>,
+    /// Per colour and piece code: the value of that code where it is a piece of the colour,
+    /// else 0 ([`PieceValues::capture_value`]'s victims).
+    victim: Box<[[u32; 256]; 2]>,
 }
 
 impl PieceValues {
@@ -61,10 +69,27 @@ impl PieceValues {
             .max()
             .unwrap_or(0)
             .max(0);
+        let mut material = Box::new([[0i64; 256]; 2]);
+        let mut victim = Box::new([[0u32; 256]; 2]);
+        for (k, &value) in values.iter().enumerate() {
+            let kind = PieceKind(k as u8);
+            for owner in Color::ALL {
+                let code = Piece::new(kind, owner).index();
+                victim[owner.index()][code] = value;
+                if !variant.piece(kind).royal {
+                    for view in Color::ALL {
+                        let sign = if view == owner { 1 } else { -1 };
+                        material[view.index()][code] = sign * value as i64;
+                    }
+                }
+            }
+        }
         PieceValues {
             values,
             scale: 4.0 * mean.max(1.0),
             max_promotion_gain,
+            material,
+            victim,
         }
     }
 
@@ -123,23 +148,16 @@ impl PieceValues {
             .geometry
             .squares()
             .iter()
-            .map(|&sq| self.board_material(v, pos.piece_at(sq), color))
+            .map(|&sq| self.board_material(pos.piece_at(sq), color))
             .sum();
         board + self.hand_difference(pos, color)
     }
 
     /// What a board square holding `p` adds to [`PieceValues::difference`] for `color`: its
     /// value, negative for the opponent's, nothing for an empty square or a royal piece.
-    fn board_material(&self, v: &Variant, p: Piece, color: Color) -> i64 {
-        if !p.is_piece() || v.piece(p.kind()).royal {
-            return 0;
-        }
-        let x = self.value(p.kind()) as i64;
-        if p.color() == color {
-            x
-        } else {
-            -x
-        }
+    #[inline]
+    fn board_material(&self, p: Piece, color: Color) -> i64 {
+        self.material[color.index()][p.index()]
     }
 
     /// Own minus enemy material in hand of `color` (0 where captures do not go to hand).
@@ -240,14 +258,14 @@ impl PieceValues {
                 continue;
             }
             if p.color() == us {
-                s.ours.push((self.value(p.kind()) as i64, sq));
+                s.ours.push(OurPiece::key(self.value(p.kind()), sq));
             } else if complex_kinds.contains(p) {
                 s.complex.push(sq);
             }
-            board += self.board_material(&v, p, us);
+            board += self.board_material(p, us);
         }
         let stand = board + self.hand_difference(pos, us);
-        s.ours.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
+        s.ours.sort_unstable();
         // Which of our pieces the opponent attacks after each capture, found without testing
         // every piece again (see `crate::exposure`).
         let exposure = &mut s.exposure;
@@ -304,7 +322,8 @@ impl PieceValues {
                         reply = g;
                     }
                 }
-                for &(value, sq) in &s.ours {
+                for &key in &s.ours {
+                    let (value, sq) = OurPiece::read(key);
                     let is_mover = Some(sq) == moved;
                     if is_mover && (mover_first || mover.is_none()) {
                         continue;
@@ -357,7 +376,7 @@ impl PieceValues {
             .filter(|p| p.is_piece());
         let mut gain = 0i64;
         for cap in victims.clone() {
-            gain -= self.board_material(v, cap, us);
+            gain -= self.board_material(cap, us);
             if v.rules.drops {
                 // Into the hand of the victim's opponent, demoted.
                 let x = self.value(v.hand_kind(cap.kind())) as i64;
@@ -370,7 +389,7 @@ impl PieceValues {
             v.end_kind(mover.kind(), victims.map(|c| c.kind()), promote),
             us,
         );
-        Some(gain + self.board_material(v, end, us) - self.board_material(v, mover, us))
+        Some(gain + self.board_material(end, us) - self.board_material(mover, us))
     }
 
     /// The change of [`PieceValues::difference`] for `color` that the last move made, read
@@ -382,12 +401,11 @@ impl PieceValues {
             return None;
         }
         let journal = pos.last_move_journal()?;
-        let v = pos.variant();
         let mut change = 0;
         for (i, &(sq, old)) in journal.iter().enumerate() {
             if !journal[..i].iter().any(|&(s, _)| s == sq) {
-                change += self.board_material(v, pos.piece_at(sq), color)
-                    - self.board_material(v, old, color);
+                change +=
+                    self.board_material(pos.piece_at(sq), color) - self.board_material(old, color);
             }
         }
         Some(change)
@@ -566,15 +584,8 @@ impl PieceValues {
         if mv.is_drop() {
             return 0;
         }
-        let them = pos.side_to_move().opposite();
-        let taken = |sq: crate::square::Square| {
-            let p = pos.piece_at(sq);
-            if p.is_color(them) {
-                self.value(p.kind())
-            } else {
-                0
-            }
-        };
+        let victim = &self.victim[pos.side_to_move().opposite().index()];
+        let taken = |sq: crate::square::Square| victim[pos.piece_at(sq).index()];
         mv.kills().iter().map(|&k| taken(k)).sum::<u32>() + taken(mv.to())
     }
 }
@@ -635,10 +646,30 @@ fn centre_mobility(variant: &Arc<Variant>, kind: PieceKind) -> Option<u32> {
 #[derive(Default)]
 struct QuickScratch {
     captures: Vec<(i64, bool, Move)>,
-    ours: Vec<(i64, crate::square::Square)>,
+    /// Our pieces as [`OurPiece`] keys.
+    ours: Vec<u64>,
     complex: Vec<crate::square::Square>,
     exposure: Exposure,
     answers: AnswerBuffers,
+}
+
+/// One of our pieces in [`PieceValues::quick_balance_with`]'s list, packed into one integer
+/// whose ascending order is the order the answers are asked in: most valuable first, then by
+/// square. Sorting plain integers costs a fraction of sorting pairs by a key, and this sort
+/// runs at every leaf with a capture.
+struct OurPiece;
+
+impl OurPiece {
+    fn key(value: u32, sq: crate::square::Square) -> u64 {
+        (u64::from(!value) << 32) | u64::from(sq.0)
+    }
+
+    fn read(key: u64) -> (i64, crate::square::Square) {
+        (
+            i64::from(!((key >> 32) as u32)),
+            crate::square::Square(key as u16),
+        )
+    }
 }
 
 /// The buffers of [`PieceValues::best_capture_on`].
