@@ -447,35 +447,66 @@ impl PieceValues {
             moves, attackers, ..
         } = buffers;
         let mut best = None;
+        let range = (floor, enough);
         pos.capture_candidates(sq, by, complex, attackers);
         attackers.sort_unstable();
         attackers.dedup();
         for &from in attackers.iter() {
             let p = pos.board[from.index()];
             moves.clear();
-            pos.generate_captures_on(from, p, sq, moves);
-            for &m in moves.iter() {
-                let victims = m
-                    .taken_squares()
-                    .map(|k| pos.board[k.index()])
-                    .filter(|q| q.is_color(by.opposite()))
-                    .map(|q| q.kind());
-                let end = v.end_kind(
-                    p.kind(),
-                    victims,
-                    m.promotion() == crate::mv::Promotion::Promote,
-                );
-                let gain = self.capture_value(pos, &m) as i64 * hand + self.value(end) as i64
-                    - self.value(p.kind()) as i64;
-                if gain > best.unwrap_or(floor) && pos.pseudo_legal_is_legal(m) {
-                    best = Some(gain);
-                    if gain >= enough {
-                        return best;
-                    }
-                }
+            // The plain capture first, then the paths' captures only if it did not settle
+            // the question: the same moves in the same order as generating them together.
+            let Some(plain) = pos.generate_plain_captures_on(from, p, sq, moves) else {
+                continue;
+            };
+            if self.best_answer_among(pos, &v, &moves[..], by, hand, range, &mut best) {
+                return best;
+            }
+            let tried = moves.len();
+            pos.generate_path_captures_on(from, p, sq, plain, 0, moves);
+            if self.best_answer_among(pos, &v, &moves[tried..], by, hand, range, &mut best) {
+                return best;
             }
         }
         best
+    }
+
+    /// Tries answers of [`PieceValues::best_capture_on`] in order: `best` becomes the gain of
+    /// each legal one that beats it (or `floor`). Returns whether one was worth `enough`,
+    /// where the search stops.
+    #[allow(clippy::too_many_arguments)]
+    fn best_answer_among(
+        &self,
+        pos: &mut Position,
+        v: &Variant,
+        moves: &[Move],
+        by: Color,
+        hand: i64,
+        (floor, enough): (i64, i64),
+        best: &mut Option<i64>,
+    ) -> bool {
+        for &m in moves {
+            let p = pos.board[m.from().index()];
+            let victims = m
+                .taken_squares()
+                .map(|k| pos.board[k.index()])
+                .filter(|q| q.is_color(by.opposite()))
+                .map(|q| q.kind());
+            let end = v.end_kind(
+                p.kind(),
+                victims,
+                m.promotion() == crate::mv::Promotion::Promote,
+            );
+            let gain = self.capture_value(pos, &m) as i64 * hand + self.value(end) as i64
+                - self.value(p.kind()) as i64;
+            if gain > best.unwrap_or(floor) && pos.pseudo_legal_is_legal(m) {
+                *best = Some(gain);
+                if gain >= enough {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// [`PieceValues::best_capture_on`] under Ko Shogi's rule module: the moves of the

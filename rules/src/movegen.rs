@@ -172,17 +172,52 @@ impl Position {
         target: Square,
         out: &mut Vec<Move>,
     ) {
+        let start = out.len();
+        if let Some(plain) = self.generate_plain_captures_on(from, p, target, out) {
+            self.generate_path_captures_on(from, p, target, plain, start, out);
+        }
+    }
+
+    /// The first part of [`Position::generate_captures_on`]: the capture of `target` by a
+    /// leap or slide of `p` (its promotion choices), if any. `None` where there is no
+    /// capture to make (`target` holds no enemy piece); else whether a plain capture was
+    /// added. Callers that stop at the first capture good enough ask this alone first: the
+    /// path walk of the second part costs many times more.
+    #[inline]
+    pub(crate) fn generate_plain_captures_on(
+        &self,
+        from: Square,
+        p: Piece,
+        target: Square,
+        out: &mut Vec<Move>,
+    ) -> Option<bool> {
         let table = &self.variant.piece(p.kind()).moves[p.color().index()];
         let q = self.board[target.index()];
         if !q.is_piece() || q.color() == p.color() {
-            return;
+            return None;
         }
-        let start = out.len();
         // A leap or slide gives the capture at most once, however many of its entries reach.
         let plain = self.plain_capture_reaches(table, from, target);
         if plain {
             self.add_board_move(p, Move::new(from, target), out);
         }
+        Some(plain)
+    }
+
+    /// The second part of [`Position::generate_captures_on`]: the captures of `target` by
+    /// the paths of a complex table, other than the plain capture (`plain`: whether
+    /// [`Position::generate_plain_captures_on`] added one, from `start` of `out`).
+    #[inline]
+    pub(crate) fn generate_path_captures_on(
+        &self,
+        from: Square,
+        p: Piece,
+        target: Square,
+        plain: bool,
+        start: usize,
+        out: &mut Vec<Move>,
+    ) {
+        let table = &self.variant.piece(p.kind()).moves[p.color().index()];
         if table.may_repeat && !table.is_simple() {
             // One walk of the paths keeps the moves that take `target`, told apart as
             // `generate_kind_from_dedup` tells them (the plain capture already counted).
