@@ -1,5 +1,6 @@
 //! Attack detection: whether a square could be captured on by a side's next move.
 
+use crate::board_scan::Side;
 use crate::color::Color;
 use crate::piece::{Piece, PieceKind};
 use crate::position::Position;
@@ -20,16 +21,13 @@ impl Position {
         if t.complex.is_empty() {
             return Vec::new();
         }
-        self.variant
-            .geometry
-            .squares()
-            .iter()
-            .copied()
-            .filter(|s| {
-                let p = self.board[s.index()];
-                p.is_color(by) && t.complex.contains(p)
-            })
-            .collect()
+        let mut out = Vec::new();
+        self.for_each_piece(Side::Of(by), |sq, p| {
+            if t.complex.contains(p) {
+                out.push(sq);
+            }
+        });
+        out
     }
 
     /// [`Position::is_attacked`], with `by`'s complex pieces given (squares that no longer
@@ -384,9 +382,8 @@ impl Position {
     /// Walks the paths of `by`'s pieces selected by `select` that can reach `sq`, looking for
     /// a capture on it.
     fn complex_attack(&self, sq: Square, by: Color, select: impl Fn(Piece) -> bool) -> bool {
-        self.variant.geometry.squares().iter().any(|&from| {
-            let p = self.board[from.index()];
-            p.is_color(by) && select(p) && self.complex_attacks_from(from, p, sq)
+        self.any_piece(Side::Of(by), |from, p| {
+            select(p) && self.complex_attacks_from(from, p, sq)
         })
     }
 

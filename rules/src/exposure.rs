@@ -63,6 +63,9 @@ pub(crate) struct Exposure {
     /// reverted or promoted one): every piece is tested again after it, and the near complex
     /// pieces are read as they now stand.
     retest_all: bool,
+    /// The squares of `by`'s pieces in the position before the captures, in board order:
+    /// what the counts walk, listed by the caller's own walk of the board.
+    pieces: Vec<Square>,
     /// `by`'s complex pieces in the position before the captures.
     complex: Vec<Square>,
     /// Those of them whose bent paths reach beyond a bounded distance: walked once per capture.
@@ -100,6 +103,7 @@ impl Default for Exposure {
             uncounted: Vec::new(),
             counts_void: false,
             retest_all: false,
+            pieces: Vec::new(),
             complex: Vec::new(),
             far: Vec::new(),
             near: Vec::new(),
@@ -117,10 +121,19 @@ const ASK_BEFORE_MARKING: u32 = 4;
 
 impl Exposure {
     /// Starts on one side's pieces, the opponent of `by`, in `pos` before any capture, keeping
-    /// the buffers of the last position: `complex` lists the squares of `by`'s complex pieces
+    /// the buffers of the last position: `pieces` lists the squares of all of `by`'s pieces
+    /// in board order, `complex` those of its complex pieces
     /// ([`Position::complex_attacker_squares`]).
-    pub(crate) fn start(&mut self, pos: &Position, by: Color, complex: &[Square]) {
+    pub(crate) fn start(
+        &mut self,
+        pos: &Position,
+        by: Color,
+        pieces: &[Square],
+        complex: &[Square],
+    ) {
         self.by = by;
+        self.pieces.clear();
+        self.pieces.extend_from_slice(pieces);
         let v = pos.variant();
         self.every_piece = v.acts_away_from_moves() && v.ko.is_none();
         self.counted = false;
@@ -194,11 +207,10 @@ impl Exposure {
         self.counts.clear();
         self.counts.resize(pos.board.len(), 0);
         let counts = &mut self.counts;
-        for &sq in pos.variant().geometry.squares() {
+        for &sq in &self.pieces {
             let p = pos.board[sq.index()];
-            if p.is_color(self.by) {
-                pos.simple_attacks_from(sq, p, |t| counts[t] += 1);
-            }
+            debug_assert!(p.is_color(self.by), "a listed square without an attacker");
+            pos.simple_attacks_from(sq, p, |t| counts[t] += 1);
         }
         self.counted = true;
     }
@@ -309,6 +321,14 @@ mod tests {
     use super::*;
     use crate::test_positions::random_positions;
 
+    /// The squares of `color`'s pieces in board order.
+    fn pieces_of(pos: &Position, color: Color) -> Vec<Square> {
+        let squares = pos.variant().geometry.squares().iter().copied();
+        squares
+            .filter(|sq| pos.piece_at(*sq).is_color(color))
+            .collect()
+    }
+
     /// After every capture (a board move that takes) in random positions of every built-in
     /// variant, each piece of the capturing side is attacked exactly when
     /// [`Position::is_attacked`] says so. In every other position the answers ask only the
@@ -328,15 +348,9 @@ mod tests {
                 visited += 1;
                 let us = pos.side_to_move();
                 let them = us.opposite();
-                let ours: Vec<Square> = pos
-                    .variant()
-                    .geometry
-                    .squares()
-                    .iter()
-                    .copied()
-                    .filter(|sq| pos.piece_at(*sq).is_color(us))
-                    .collect();
-                exposure.start(pos, them, &pos.complex_attacker_squares(them));
+                let ours = pieces_of(pos, us);
+                let theirs = pieces_of(pos, them);
+                exposure.start(pos, them, &theirs, &pos.complex_attacker_squares(them));
                 let captures: Vec<Move> = legal
                     .iter()
                     .copied()
@@ -409,6 +423,7 @@ mod tests {
         exposure.start(
             &pos,
             Color::Black,
+            &pieces_of(&pos, Color::Black),
             &pos.complex_attacker_squares(Color::Black),
         );
         exposure.before_capture(&pos, &m);
@@ -436,6 +451,7 @@ mod tests {
         exposure.start(
             &pos,
             Color::Black,
+            &pieces_of(&pos, Color::Black),
             &pos.complex_attacker_squares(Color::Black),
         );
         for _ in 0..2 {

@@ -13,6 +13,9 @@
 //! win condition).
 
 pub mod attacks;
+pub(crate) mod board_scan;
+#[cfg(test)]
+mod board_scan_tests;
 pub mod burning;
 pub mod checks;
 pub mod color;

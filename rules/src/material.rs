@@ -8,6 +8,7 @@
 //! is worth [`ROYAL_VALUE`], more than any material, so that taking it comes first where the
 //! rules allow it.
 
+use crate::board_scan::Side;
 use crate::color::Color;
 use crate::exposure::Exposure;
 use crate::fen::board_text;
@@ -246,30 +247,31 @@ impl PieceValues {
         }
         s.captures.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
         // One walk of the board: the material, our pieces most valuable first (the
-        // opponent's answers look at them in this order), and the opponent's complex pieces.
+        // opponent's answers look at them in this order), and the opponent's pieces, all of
+        // them (the exposure counts their attacks) and the complex ones.
         let v = pos.variant().clone();
         let complex_kinds = &v.attacks[them.index()].complex;
         let mut board = 0i64;
         s.ours.clear();
+        s.theirs.clear();
         s.complex.clear();
-        for &sq in v.geometry.squares() {
-            let p = pos.board[sq.index()];
-            if !p.is_piece() {
-                continue;
-            }
+        pos.for_each_piece(Side::Any, |sq, p| {
             if p.color() == us {
                 s.ours.push(OurPiece::key(self.value(p.kind()), sq));
-            } else if complex_kinds.contains(p) {
-                s.complex.push(sq);
+            } else {
+                s.theirs.push(sq);
+                if complex_kinds.contains(p) {
+                    s.complex.push(sq);
+                }
             }
             board += self.board_material(p, us);
-        }
+        });
         let stand = board + self.hand_difference(pos, us);
         s.ours.sort_unstable();
         // Which of our pieces the opponent attacks after each capture, found without testing
         // every piece again (see `crate::exposure`).
         let exposure = &mut s.exposure;
-        exposure.start(pos, them, &s.complex);
+        exposure.start(pos, them, &s.theirs, &s.complex);
         let mut best = stand;
         let multiple = v.ko.is_some();
         for &(gain, exact, m) in &s.captures {
@@ -679,6 +681,8 @@ struct QuickScratch {
     captures: Vec<(i64, bool, Move)>,
     /// Our pieces as [`OurPiece`] keys.
     ours: Vec<u64>,
+    /// The opponent's pieces, in board order.
+    theirs: Vec<crate::square::Square>,
     complex: Vec<crate::square::Square>,
     exposure: Exposure,
     answers: AnswerBuffers,

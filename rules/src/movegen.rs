@@ -1,6 +1,7 @@
 //! Pseudo-legal move generation: every move the compiled tables allow, with promotion choices,
 //! and drops. Legality (self-check, move-count rules) is applied on top in [`crate::legal`].
 
+use crate::board_scan::Side;
 use crate::color::Color;
 use crate::mv::{Move, Promotion};
 use crate::piece::{Piece, PieceKind};
@@ -64,12 +65,9 @@ impl Position {
                 ko.generate_captures(self, us, out)
             };
         }
-        for &from in self.variant.geometry.squares() {
-            let p = self.board[from.index()];
-            if p.is_color(us) {
-                self.generate_kind_with(from, p, quiet, out);
-            }
-        }
+        self.for_each_piece(Side::Of(us), |from, p| {
+            self.generate_kind_with(from, p, quiet, out)
+        });
     }
 
     /// The moves of [`Position::generate_kind_from`] that take a piece of the opponent of

@@ -1,6 +1,7 @@
 //! The game state: board, hands, side to move, hash, and the history that make/unmake and the
 //! repetition rules need.
 
+use crate::board_scan::{scan_pieces, Side};
 use crate::color::Color;
 use crate::mv::{Move, Promotion, MAX_KILLS};
 use crate::piece::{Piece, PieceKind};
@@ -73,6 +74,22 @@ pub struct Position {
 }
 
 impl Position {
+    /// Calls `f` with the square and piece of every piece of `side`, in board order, found
+    /// eight cells at a time (see [`crate::board_scan`]).
+    #[inline(always)]
+    pub(crate) fn for_each_piece(&self, side: Side, mut f: impl FnMut(Square, Piece)) {
+        scan_pieces(&self.board, &self.variant.geometry, side, |sq, p| {
+            f(sq, p);
+            false
+        });
+    }
+
+    /// Whether `f` holds for a piece of `side`, asked in board order until it does.
+    #[inline(always)]
+    pub(crate) fn any_piece(&self, side: Side, f: impl FnMut(Square, Piece) -> bool) -> bool {
+        scan_pieces(&self.board, &self.variant.geometry, side, f)
+    }
+
     /// The start position of a variant.
     pub fn start(variant: &Arc<Variant>) -> Position {
         let mut pos = Position::empty(variant, Color::Black);
