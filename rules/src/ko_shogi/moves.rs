@@ -3,6 +3,7 @@
 //! origin, destination, set of kills and promotion.
 
 use super::{KoShogi, Role};
+use crate::board_scan::Side;
 use crate::color::Color;
 use crate::mv::Move;
 use crate::piece::Piece;
@@ -72,12 +73,9 @@ impl KoShogi {
     /// check rule, so every move the pieces have is legal (§10).
     pub(crate) fn generate(&self, pos: &Position, us: Color, out: &mut Vec<Move>) {
         let ctx = self.context(pos, us);
-        for &from in pos.variant.geometry.squares() {
-            let p = pos.board[from.index()];
-            if p.is_color(us) {
-                self.generate_piece(pos, &ctx, from, p, out);
-            }
-        }
+        pos.for_each_piece(Side::Of(us), |from, p| {
+            self.generate_piece(pos, &ctx, from, p, out)
+        });
     }
 
     /// The moves of [`KoShogi::generate`] for the side to move that take an enemy piece (on
@@ -88,11 +86,7 @@ impl KoShogi {
     pub(crate) fn generate_captures(&self, pos: &Position, us: Color, out: &mut Vec<Move>) {
         debug_assert_eq!(us, pos.side_to_move(), "captures of the side to move");
         let ctx = self.context(pos, us);
-        for &from in pos.variant.geometry.squares() {
-            let p = pos.board[from.index()];
-            if !p.is_color(us) {
-                continue;
-            }
+        pos.for_each_piece(Side::Of(us), |from, p| {
             match &self.roles[p.kind().index()] {
                 Role::Table if !ctx.holds(from) => pos.generate_kind_captures_from(from, p, out),
                 _ => {
@@ -101,7 +95,7 @@ impl KoShogi {
                     pos.keep_captures(out, start);
                 }
             }
-        }
+        });
     }
 
     /// Appends the legal moves of the piece `p` on `from` (none when a net holds it).
