@@ -329,6 +329,13 @@ mod tests {
             .collect()
     }
 
+    /// Starts `exposure` on `pos` against `by`'s attacks, with the lists the material
+    /// estimate's walk gives it.
+    fn start_on(exposure: &mut Exposure, pos: &Position, by: Color) {
+        let complex = pos.complex_attacker_squares(by);
+        exposure.start(pos, by, &pieces_of(pos, by), &complex);
+    }
+
     /// After every capture (a board move that takes) in random positions of every built-in
     /// variant, each piece of the capturing side is attacked exactly when
     /// [`Position::is_attacked`] says so. In every other position the answers ask only the
@@ -349,8 +356,7 @@ mod tests {
                 let us = pos.side_to_move();
                 let them = us.opposite();
                 let ours = pieces_of(pos, us);
-                let theirs = pieces_of(pos, them);
-                exposure.start(pos, them, &theirs, &pos.complex_attacker_squares(them));
+                start_on(&mut exposure, pos, them);
                 let captures: Vec<Move> = legal
                     .iter()
                     .copied()
@@ -420,12 +426,7 @@ mod tests {
         let (mut pos, m, n12) = ko_capture(text, "j10", "j9", "n12");
         assert!(pos.is_attacked(n12, Color::Black), "{}", pos.to_text());
         let mut exposure = Exposure::default();
-        exposure.start(
-            &pos,
-            Color::Black,
-            &pieces_of(&pos, Color::Black),
-            &pos.complex_attacker_squares(Color::Black),
-        );
+        start_on(&mut exposure, &pos, Color::Black);
         exposure.before_capture(&pos, &m);
         pos.make_move(m);
         exposure.played(&pos, &m);
@@ -448,12 +449,7 @@ mod tests {
         let r5 = m.to();
         assert!(!pos.is_attacked(k11, Color::Black));
         let mut exposure = Exposure::default();
-        exposure.start(
-            &pos,
-            Color::Black,
-            &pieces_of(&pos, Color::Black),
-            &pos.complex_attacker_squares(Color::Black),
-        );
+        start_on(&mut exposure, &pos, Color::Black);
         for _ in 0..2 {
             exposure.before_capture(&pos, &m);
             pos.make_move(m);
