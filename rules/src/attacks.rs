@@ -152,8 +152,9 @@ impl Position {
     /// When `opened` has just been emptied, these are the only squares on which
     /// [`Position::is_attacked_simple`] can have changed from no to yes (leaps are not
     /// blocked, and a slide reaches a new square only through the opened one), and on each
-    /// of them it now says yes.
-    pub fn mark_slides_through(&self, opened: Square, by: Color, marks: &mut [bool]) {
+    /// of them it now says yes. `mark` is given each such square's index (a square may come
+    /// more than once).
+    pub fn mark_slides_through(&self, opened: Square, by: Color, mut mark: impl FnMut(usize)) {
         let t = &self.variant.attacks[by.index()];
         let o = opened.0 as i32;
         for s in &t.slides {
@@ -182,7 +183,7 @@ impl Position {
                     continue;
                 }
                 if !p.is_wall() && s.reach[p.index()] >= steps {
-                    marks[target as usize] = true;
+                    mark(target as usize);
                 }
                 break;
             }
@@ -444,7 +445,7 @@ mod tests {
                             continue;
                         }
                         let mut marks = vec![false; pos.board.len()];
-                        pos.mark_slides_through(o, by, &mut marks);
+                        pos.mark_slides_through(o, by, |t| marks[t] = true);
                         blocked.board[o.index()] = blocker;
                         for &x in v.geometry.squares() {
                             if pos.piece_at(x).is_empty() {

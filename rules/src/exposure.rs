@@ -74,6 +74,8 @@ pub(crate) struct Exposure {
     near: Vec<NearPiece>,
     /// Per square: attacked by a slide through a square the current capture emptied.
     opened: Vec<bool>,
+    /// The squares set in `opened`, so that forgetting a capture clears only those.
+    opened_list: Vec<usize>,
     /// Per square: a complex piece of `by` can take there after the current capture.
     reach: Vec<bool>,
     reach_marked: bool,
@@ -108,6 +110,7 @@ impl Default for Exposure {
             far: Vec::new(),
             near: Vec::new(),
             opened: Vec::new(),
+            opened_list: Vec::new(),
             reach: Vec::new(),
             reach_marked: true,
             asked: 0,
@@ -162,6 +165,7 @@ impl Exposure {
         }
         self.reach_marked = self.far.is_empty();
         let n = pos.board.len();
+        self.opened_list.clear();
         for marks in [&mut self.opened, &mut self.reach] {
             marks.clear();
             marks.resize(n, false);
@@ -232,7 +236,9 @@ impl Exposure {
             for &(sq, old) in journal {
                 let now = pos.board[sq.index()];
                 if now.is_empty() && old.is_piece() {
-                    pos.mark_slides_through(sq, self.by, &mut self.opened);
+                    pos.mark_slides_through(sq, self.by, |t| {
+                        Self::open(&mut self.opened, &mut self.opened_list, t)
+                    });
                 } else if now.is_color(self.by) && now != old {
                     self.retest_all = true;
                 }
@@ -244,8 +250,19 @@ impl Exposure {
         }
         for &o in m.kills().iter().chain(std::iter::once(&m.from())) {
             if pos.board[o.index()].is_empty() {
-                pos.mark_slides_through(o, self.by, &mut self.opened);
+                pos.mark_slides_through(o, self.by, |t| {
+                    Self::open(&mut self.opened, &mut self.opened_list, t)
+                });
             }
+        }
+    }
+
+    /// Marks square `t` in `opened`, listing it the first time.
+    #[inline]
+    fn open(opened: &mut [bool], list: &mut Vec<usize>, t: usize) {
+        if !opened[t] {
+            opened[t] = true;
+            list.push(t);
         }
     }
 
@@ -303,14 +320,17 @@ impl Exposure {
 
     /// Forgets the capture last played, before the next one.
     pub(crate) fn unplayed(&mut self) {
-        if !self.every_piece {
-            self.opened.fill(false);
+        for t in self.opened_list.drain(..) {
+            self.opened[t] = false;
         }
         self.recount_victims();
         self.retest_all = false;
         self.asked = 0;
         if !self.far.is_empty() {
-            self.reach.fill(false);
+            // Marked only by the full walk, which sets `reach_marked`.
+            if self.reach_marked {
+                self.reach.fill(false);
+            }
             self.reach_marked = false;
         }
     }

@@ -15,7 +15,7 @@ use crate::fen::board_text;
 use crate::mv::Move;
 use crate::piece::{Piece, PieceKind};
 use crate::position::Position;
-use crate::variant::{CheckRule, Variant};
+use crate::variant::{CheckRule, PromotionRule, Variant};
 use std::sync::Arc;
 
 /// The value of a royal piece: more than all other material together on any supported board.
@@ -282,7 +282,7 @@ impl PieceValues {
             }
             let moved = (!m.is_drop()).then(|| m.from());
             exposure.before_capture(pos, &m);
-            pos.make_move_keeping_counters(m);
+            pos.make_move_keeping_counters_in(&v, m);
             if pos.royal_count(them) == 0 {
                 pos.unmake_move();
                 return 1.0;
@@ -318,9 +318,16 @@ impl PieceValues {
                 if mover_first && exposure.attacked(pos, to) {
                     let complex = exposure.complex();
                     let range = (reply, enough);
-                    if let Some(g) =
-                        self.best_capture_on(pos, to, them, hand, range, complex, &mut s.answers)
-                    {
+                    if let Some(g) = self.best_capture_on(
+                        pos,
+                        &v,
+                        to,
+                        them,
+                        hand,
+                        range,
+                        complex,
+                        &mut s.answers,
+                    ) {
                         reply = g;
                     }
                 }
@@ -346,9 +353,16 @@ impl PieceValues {
                     }
                     let complex = exposure.complex();
                     let range = (reply, enough);
-                    if let Some(g) =
-                        self.best_capture_on(pos, sq, them, hand, range, complex, &mut s.answers)
-                    {
+                    if let Some(g) = self.best_capture_on(
+                        pos,
+                        &v,
+                        sq,
+                        them,
+                        hand,
+                        range,
+                        complex,
+                        &mut s.answers,
+                    ) {
                         reply = g;
                     }
                 }
@@ -377,7 +391,9 @@ impl PieceValues {
             .map(|sq| pos.piece_at(sq))
             .filter(|p| p.is_piece());
         let mut gain = 0i64;
+        let mut took = false;
         for cap in victims.clone() {
+            took = true;
             gain -= self.board_material(cap, us);
             if v.rules.drops {
                 // Into the hand of the victim's opponent, demoted.
@@ -385,8 +401,12 @@ impl PieceValues {
                 gain += if cap.color() == us { -x } else { x };
             }
         }
-        let mover = pos.piece_at(from);
         let promote = m.promotion() == crate::mv::Promotion::Promote;
+        // The mover keeps its kind unless it promotes or captures under the capture rule.
+        if !(promote || took && v.rules.promotion == PromotionRule::Capture) {
+            return Some(gain);
+        }
+        let mover = pos.piece_at(from);
         let end = Piece::new(
             v.end_kind(mover.kind(), victims.map(|c| c.kind()), promote),
             us,
@@ -430,6 +450,7 @@ impl PieceValues {
     fn best_capture_on(
         &self,
         pos: &mut Position,
+        v: &Variant,
         sq: crate::square::Square,
         by: Color,
         hand: i64,
@@ -438,13 +459,12 @@ impl PieceValues {
         buffers: &mut AnswerBuffers,
     ) -> Option<i64> {
         if pos.variant.ko.is_some() {
-            return self.best_ko_capture_on(pos, sq, by, (floor, enough), complex, buffers);
+            return self.best_ko_capture_on(pos, v, sq, by, (floor, enough), complex, buffers);
         }
         if pos.variant.acts_away_from_moves() {
             let gain = self.value(pos.board[sq.index()].kind()) as i64 * hand;
             return (gain > floor).then_some(gain);
         }
-        let v = pos.variant().clone();
         let AnswerBuffers {
             moves, attackers, ..
         } = buffers;
@@ -461,12 +481,12 @@ impl PieceValues {
             let Some(plain) = pos.generate_plain_captures_on(from, p, sq, moves) else {
                 continue;
             };
-            if self.best_answer_among(pos, &v, &moves[..], by, hand, range, &mut best) {
+            if self.best_answer_among(pos, v, &moves[..], by, hand, range, &mut best) {
                 return best;
             }
             let tried = moves.len();
             pos.generate_path_captures_on(from, p, sq, plain, 0, moves);
-            if self.best_answer_among(pos, &v, &moves[tried..], by, hand, range, &mut best) {
+            if self.best_answer_among(pos, v, &moves[tried..], by, hand, range, &mut best) {
                 return best;
             }
         }
@@ -519,16 +539,17 @@ impl PieceValues {
     /// no check rule, so every such move is legal. The attackers are those the attack test
     /// finds, from the pieces' tables: a piece that reaches `sq` only by a shot or a burn is
     /// not asked.
+    #[allow(clippy::too_many_arguments)]
     fn best_ko_capture_on(
         &self,
         pos: &mut Position,
+        v: &Variant,
         sq: crate::square::Square,
         by: Color,
         (floor, enough): (i64, i64),
         complex: &[crate::square::Square],
         buffers: &mut AnswerBuffers,
     ) -> Option<i64> {
-        let v = pos.variant().clone();
         let ko = v.ko.as_deref()?;
         let AnswerBuffers {
             moves,
@@ -548,7 +569,7 @@ impl PieceValues {
         }
         let mut best = None;
         for &m in moves.iter() {
-            pos.make_move_keeping_counters(m);
+            pos.make_move_keeping_counters_in(v, m);
             // The rule module journals every make, and Ko Shogi has no hands.
             let gain = self.journaled_change(pos, by);
             debug_assert!(gain.is_some(), "a Ko Shogi make without a journal");
