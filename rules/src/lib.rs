@@ -12,6 +12,7 @@
 //! of Ko Shogi: shooting, burning, nets, the priests, chained and reverting promotions and its
 //! win condition).
 
+mod area_moves;
 pub mod attacks;
 pub(crate) mod board_scan;
 #[cfg(test)]

@@ -447,6 +447,10 @@ impl Position {
                 }
             }
         }
+        if table.area > 0 {
+            let area = self.area_landings(from, p.color(), table.area);
+            out.extend(area.squares().filter(|&t| t != from));
+        }
         let mut walk = Walk::new(self, from, p.color());
         walk.nodes(&table.tree, from.0 as i32, &mut ReachSink { out });
     }
@@ -459,10 +463,22 @@ impl Position {
         sink: &mut MoveSink<'_, CAPTURES_ONLY>,
     ) {
         let table = &self.variant.piece(sink.piece.kind()).moves[sink.piece.color().index()];
+        let them = sink.piece.color().opposite();
+        if table.area > 0 {
+            // Before the walk, as the area's paths came before the others in the table.
+            for t in self
+                .area_landings(from, sink.piece.color(), table.area)
+                .squares()
+            {
+                let wanted = !CAPTURES_ONLY || self.board[t.index()].is_color(them);
+                if wanted && sink.seen.insert(t.index()) {
+                    self.add_board_move(sink.piece, Move::new(from, t), sink.out);
+                }
+            }
+        }
         let mut walk = Walk::new(self, from, sink.piece.color());
         walk.nodes(&table.tree, from.0 as i32, sink);
         if let Some(u) = table.universal {
-            let them = sink.piece.color().opposite();
             for &t in self.variant.geometry.squares() {
                 let wanted = !CAPTURES_ONLY || self.board[t.index()].is_color(them);
                 if wanted
@@ -485,6 +501,15 @@ impl Position {
     ) {
         let piece = sink.piece;
         let table = &self.variant.piece(piece.kind()).moves[piece.color().index()];
+        if table.area > 0
+            && target != from
+            && self
+                .area_landings(from, piece.color(), table.area)
+                .contains(target, &self.variant.geometry)
+            && sink.seen.insert(target.index())
+        {
+            self.add_board_move(piece, Move::new(from, target), sink.out);
+        }
         let mut walk = Walk::new(self, from, piece.color());
         let mut on = CaptureOnSink {
             target: target.0 as i32,
@@ -505,6 +530,14 @@ impl Position {
             if self.universal_lands(from, p, target, u) {
                 return true;
             }
+        }
+        if table.area > 0
+            && target != from
+            && self
+                .area_landings(from, p.color(), table.area)
+                .contains(target, &self.variant.geometry)
+        {
+            return true;
         }
         let mut walk = Walk::new(self, from, p.color());
         let mut sink = AttackSink {

@@ -2,6 +2,7 @@
 //!
 //! See `shared/rules/xbetza.md` for the notation as the definitions use it.
 
+mod area;
 mod compile;
 pub mod directions;
 pub mod parse;

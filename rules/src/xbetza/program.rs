@@ -179,8 +179,11 @@ pub struct MoveTable {
     pub slides: Vec<Slide>,
     /// Everything else.
     pub paths: Vec<Path>,
-    /// `paths` as a prefix tree: what the walker runs.
+    /// `paths` as a prefix tree: what the walker runs (all of them but the area move's).
     pub tree: Vec<LegNode>,
+    /// The radius of the area move among `paths` (2 or 3 king steps; 0: none), which
+    /// generation answers by set operations instead of the walker (see `xbetza::area`).
+    pub area: u8,
     /// Where `paths` and `universal` can capture.
     pub reach: PathReach,
     /// The universal leaper `U`: (may move, may capture).
@@ -190,10 +193,11 @@ pub struct MoveTable {
 }
 
 impl MoveTable {
-    /// Builds `tree` and `reach` from `paths` and `universal`.
-    pub(crate) fn finish(&mut self) {
+    /// Builds `tree` from the `paths` marked `walked`, and `reach` from all paths and
+    /// `universal` (`finish` decides which paths the walker runs).
+    pub(crate) fn build_tree(&mut self, walked: &[bool]) {
         let mut tree: Vec<LegNode> = Vec::new();
-        for path in &self.paths {
+        for (path, _) in self.paths.iter().zip(walked).filter(|(_, &w)| w) {
             let mut level = &mut tree;
             for (i, leg) in path.legs.iter().enumerate() {
                 let last = i + 1 == path.legs.len();
