@@ -283,9 +283,19 @@ impl Position {
             None if self.variant.rules.check == crate::variant::CheckRule::RoyalCapture => None,
             None => return None,
         };
+        // With one royal piece left and no burners, a move wins only by taking on its square.
+        let lone_royal =
+            (ko_target.is_none() && self.royals[them.index()] == 1 && !self.variant.has_burners())
+                .then(|| self.royal_sq[them.index()]);
         for &m in legal {
             if m.is_drop() {
                 continue;
+            }
+            if let Some(royal) = lone_royal {
+                let takes = (m.to() == royal && m.from() != royal) || m.kills().contains(&royal);
+                if !takes {
+                    continue;
+                }
             }
             let hits = match ko_target {
                 Some((target, (flame, near))) => {
