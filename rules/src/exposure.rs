@@ -72,10 +72,9 @@ pub(crate) struct Exposure {
     far: Vec<Square>,
     /// The others (bounded, or each branch along one ray): asked per piece by aimed walks.
     near: Vec<NearPiece>,
-    /// Per square: attacked by a slide through a square the current capture emptied.
-    opened: Vec<bool>,
-    /// The squares set in `opened`, so that forgetting a capture clears only those.
-    opened_list: Vec<usize>,
+    /// The squares the current capture emptied: a slide through one of them may now reach
+    /// a piece ([`Position::slide_through_reaches`]).
+    opened: Vec<Square>,
     /// Per square: a complex piece of `by` can take there after the current capture.
     reach: Vec<bool>,
     reach_marked: bool,
@@ -110,7 +109,6 @@ impl Default for Exposure {
             far: Vec::new(),
             near: Vec::new(),
             opened: Vec::new(),
-            opened_list: Vec::new(),
             reach: Vec::new(),
             reach_marked: true,
             asked: 0,
@@ -164,12 +162,9 @@ impl Exposure {
             }
         }
         self.reach_marked = self.far.is_empty();
-        let n = pos.board.len();
-        self.opened_list.clear();
-        for marks in [&mut self.opened, &mut self.reach] {
-            marks.clear();
-            marks.resize(n, false);
-        }
+        self.opened.clear();
+        self.reach.clear();
+        self.reach.resize(pos.board.len(), false);
     }
 
     /// Called in the position before the captures, before the capture `m` is played: counts
@@ -236,9 +231,7 @@ impl Exposure {
             for &(sq, old) in journal {
                 let now = pos.board[sq.index()];
                 if now.is_empty() && old.is_piece() {
-                    pos.mark_slides_through(sq, self.by, |t| {
-                        Self::open(&mut self.opened, &mut self.opened_list, t)
-                    });
+                    self.opened.push(sq);
                 } else if now.is_color(self.by) && now != old {
                     self.retest_all = true;
                 }
@@ -250,19 +243,8 @@ impl Exposure {
         }
         for &o in m.kills().iter().chain(std::iter::once(&m.from())) {
             if pos.board[o.index()].is_empty() {
-                pos.mark_slides_through(o, self.by, |t| {
-                    Self::open(&mut self.opened, &mut self.opened_list, t)
-                });
+                self.opened.push(o);
             }
-        }
-    }
-
-    /// Marks square `t` in `opened`, listing it the first time.
-    #[inline]
-    fn open(opened: &mut [bool], list: &mut Vec<usize>, t: usize) {
-        if !opened[t] {
-            opened[t] = true;
-            list.push(t);
         }
     }
 
@@ -271,7 +253,11 @@ impl Exposure {
     /// not make. The same answer as [`Position::is_attacked`].
     pub(crate) fn attacked(&mut self, pos: &Position, sq: Square) -> bool {
         // A slide through a square the capture emptied reaches it.
-        if self.opened[sq.index()] {
+        if self
+            .opened
+            .iter()
+            .any(|&o| pos.slide_through_reaches(o, sq, self.by))
+        {
             return true;
         }
         let simple = if self.every_piece || self.counts_void || self.retest_all {
@@ -320,9 +306,7 @@ impl Exposure {
 
     /// Forgets the capture last played, before the next one.
     pub(crate) fn unplayed(&mut self) {
-        for t in self.opened_list.drain(..) {
-            self.opened[t] = false;
-        }
+        self.opened.clear();
         self.recount_victims();
         self.retest_all = false;
         self.asked = 0;
