@@ -154,14 +154,27 @@ impl Position {
     /// blocked, and a slide reaches a new square only through the opened one), and on each
     /// of them it now says yes. Asked per square rather than marked for all: the material
     /// estimate asks a few pieces after each capture, and most lie on no line through it.
+    #[inline]
     pub fn slide_through_reaches(&self, opened: Square, target: Square, by: Color) -> bool {
-        let g = &self.variant.geometry;
-        let (df, dr) = g.steps_between(opened, target);
+        let (df, dr) = self.variant.geometry.steps_between(opened, target);
         let far = df.abs().max(dr.abs());
-        if far == 0 || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
-            return false;
-        }
-        let delta = g.delta(df / far, dr / far);
+        // Most squares asked lie on no line through `opened`: answered here, without a call.
+        far != 0
+            && (df == 0 || dr == 0 || df.abs() == dr.abs())
+            && self.slide_along_reaches(opened, target, by, (df / far, dr / far), far)
+    }
+
+    /// [`Position::slide_through_reaches`] for a `target` `far` steps of `(df, dr)` from
+    /// `opened`.
+    fn slide_along_reaches(
+        &self,
+        opened: Square,
+        target: Square,
+        by: Color,
+        (df, dr): (i32, i32),
+        far: i32,
+    ) -> bool {
+        let delta = self.variant.geometry.delta(df, dr);
         let o = opened.0 as i32;
         let t = &self.variant.attacks[by.index()];
         for s in t.slides.iter().filter(|s| s.delta == delta) {
