@@ -83,6 +83,22 @@ impl AreaLandings {
 }
 
 impl Position {
+    /// Whether the area move of `radius` (0: none) of a piece of `color` on `from` takes on
+    /// `target`, another square: the attack test's and the targeted generator's question.
+    pub(crate) fn area_takes_on(
+        &self,
+        from: Square,
+        color: Color,
+        radius: u8,
+        target: Square,
+    ) -> bool {
+        radius > 0
+            && target != from
+            && self
+                .area_landings(from, color, radius)
+                .contains(target, &self.variant.geometry)
+    }
+
     /// Where the area move of `radius` (2 or 3) of a piece of `color` on `from` lands.
     pub(crate) fn area_landings(&self, from: Square, color: Color, radius: u8) -> AreaLandings {
         let stride = self.variant.geometry.delta(0, 1);

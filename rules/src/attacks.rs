@@ -176,12 +176,18 @@ impl Position {
     ) -> bool {
         let delta = self.variant.geometry.delta(df, dr);
         let o = opened.0 as i32;
+        let q = self.board[target.index()];
+        // `target` is occupied, and the first piece beyond `opened`.
+        if q.is_empty()
+            || q.is_wall()
+            || !(1..far).all(|k| self.board[(o + k * delta) as usize].is_empty())
+        {
+            return false;
+        }
         let t = &self.variant.attacks[by.index()];
         for s in t.slides.iter().filter(|s| s.delta == delta) {
             let max = s.max_reach as i32;
-            let clear = (1..far).all(|k| self.board[(o + k * delta) as usize].is_empty());
-            let q = self.board[target.index()];
-            if far >= max || !clear || q.is_empty() || q.is_wall() {
+            if far >= max {
                 continue;
             }
             // The attacker stands at least one step behind `opened`.

@@ -15,7 +15,7 @@ use crate::fen::board_text;
 use crate::mv::Move;
 use crate::piece::{Piece, PieceKind};
 use crate::position::Position;
-use crate::variant::{CheckRule, PromotionRule, Variant};
+use crate::variant::{CheckRule, Variant};
 use std::sync::Arc;
 
 /// The value of a royal piece: more than all other material together on any supported board.
@@ -391,9 +391,7 @@ impl PieceValues {
             .map(|sq| pos.piece_at(sq))
             .filter(|p| p.is_piece());
         let mut gain = 0i64;
-        let mut took = false;
         for cap in victims.clone() {
-            took = true;
             gain -= self.board_material(cap, us);
             if v.rules.drops {
                 // Into the hand of the victim's opponent, demoted.
@@ -401,12 +399,8 @@ impl PieceValues {
                 gain += if cap.color() == us { -x } else { x };
             }
         }
-        let promote = m.promotion() == crate::mv::Promotion::Promote;
-        // The mover keeps its kind unless it promotes or captures under the capture rule.
-        if !(promote || took && v.rules.promotion == PromotionRule::Capture) {
-            return Some(gain);
-        }
         let mover = pos.piece_at(from);
+        let promote = m.promotion() == crate::mv::Promotion::Promote;
         let end = Piece::new(
             v.end_kind(mover.kind(), victims.map(|c| c.kind()), promote),
             us,

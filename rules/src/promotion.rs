@@ -37,6 +37,11 @@ impl Variant {
         victims: impl IntoIterator<Item = PieceKind>,
         promote: bool,
     ) -> PieceKind {
+        // Outside the capture rule a piece changes kind only by promoting: answered without
+        // reading its piece type (the material estimate asks this of every capture).
+        if !promote && self.rules.promotion != PromotionRule::Capture {
+            return mover;
+        }
         let pt = self.piece(mover);
         if self.rules.promotion == PromotionRule::Capture {
             let mut victims = victims.into_iter().peekable();

@@ -465,7 +465,8 @@ impl Position {
         let table = &self.variant.piece(sink.piece.kind()).moves[sink.piece.color().index()];
         let them = sink.piece.color().opposite();
         if table.area > 0 {
-            // Before the walk, as the area's paths came before the others in the table.
+            // Before the walk: the table's order where the area comes first (the fire demon);
+            // the vice general's hops, listed before it, now follow it.
             for t in self
                 .area_landings(from, sink.piece.color(), table.area)
                 .squares()
@@ -501,11 +502,7 @@ impl Position {
     ) {
         let piece = sink.piece;
         let table = &self.variant.piece(piece.kind()).moves[piece.color().index()];
-        if table.area > 0
-            && target != from
-            && self
-                .area_landings(from, piece.color(), table.area)
-                .contains(target, &self.variant.geometry)
+        if self.area_takes_on(from, piece.color(), table.area, target)
             && sink.seen.insert(target.index())
         {
             self.add_board_move(piece, Move::new(from, target), sink.out);
@@ -531,12 +528,7 @@ impl Position {
                 return true;
             }
         }
-        if table.area > 0
-            && target != from
-            && self
-                .area_landings(from, p.color(), table.area)
-                .contains(target, &self.variant.geometry)
-        {
+        if self.area_takes_on(from, p.color(), table.area, target) {
             return true;
         }
         let mut walk = Walk::new(self, from, p.color());
