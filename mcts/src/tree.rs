@@ -374,13 +374,17 @@ impl Tree {
         if node == self.root {
             self.prepare_root();
         }
-        self.backup(&ticket.path, v, d);
+        // An evaluated leaf is not decided, so no node above it can become decided now: each
+        // has this leaf's line undecided, and a move into a lost position would have decided
+        // it when that position was proven. The solver's walk, which reads every move of the
+        // leaf's parent, is left to the backups of decided leaves.
+        self.backup(&ticket.path, v, d, false);
     }
 
     /// Undoes the moves of a walk; with a value, backs it up first.
     fn unwind(&mut self, pos: &mut Position, path: &[u32], value: Option<f32>) {
         match value {
-            Some(v) => self.backup(path, v, terminal_draw(v)),
+            Some(v) => self.backup(path, v, terminal_draw(v), true),
             None => {
                 for &e in path {
                     self.edges[e as usize].inflight -= 1;
@@ -393,8 +397,9 @@ impl Tree {
     }
 
     /// Backs up `v`, the leaf's value for its side to move, and `d`, its draw probability,
-    /// along `path` (edges from the root).
-    fn backup(&mut self, path: &[u32], v: f32, d: f32) {
+    /// along `path` (edges from the root); with `solve`, carries a decided leaf's result up
+    /// ([`Tree::solve_up`]).
+    fn backup(&mut self, path: &[u32], v: f32, d: f32, solve: bool) {
         let mut value = -v;
         let mut node = self.root;
         self.nodes[node as usize].n += 1;
@@ -412,7 +417,9 @@ impl Tree {
             edge.d += d;
             value = -value;
         }
-        self.solve_up(path);
+        if solve {
+            self.solve_up(path);
+        }
     }
 
     /// MCTS-solver: carries proven results up the path of the last simulation. A node with a
