@@ -45,17 +45,18 @@ impl KoShogi {
         let us = p.color();
         let settled = pt.promotes_to.is_none()
             || (!dest.is_piece() && !mv.has_kills() && !v.in_zone(us, from) && !v.in_zone(us, to));
-        if settled && !mv.has_kills() {
+        if !settled {
+            return self.add_promotable_move(pos, p, mv, dest, out);
+        }
+        if mv.has_kills() {
+            out.push(mv);
+        } else {
             // Pushed as built again from its squares (the same move): a fresh value goes
             // from registers, where `mv`, kept in memory for the out-of-line path, would be
             // read back whole from the narrow stores that wrote it.
             let quiet = Move::new(from, to);
             debug_assert_eq!(quiet, mv);
             out.push(quiet);
-        } else if settled {
-            out.push(mv);
-        } else {
-            self.add_promotable_move(pos, p, mv, dest, out);
         }
     }
 
