@@ -121,6 +121,57 @@ impl Position {
         }
     }
 
+    /// Calls `hit(attacker, beyond)` for each slide of `by` that passes over the empty square
+    /// `sq`, once per entry of the reverse tables as [`Position::simple_attacks_from`] counts
+    /// them: the sliding piece's square, and the index of the square its slide attacks beyond
+    /// `sq` (the first occupied one within its reach), if any. A piece that lands on `sq`
+    /// stops these slides there: in [`Position::simple_attacks_from`]'s counts, each moves
+    /// from `beyond` to `sq`.
+    pub(crate) fn slides_over(
+        &self,
+        sq: Square,
+        by: Color,
+        mut hit: impl FnMut(Square, Option<usize>),
+    ) {
+        let t = &self.variant.attacks[by.index()];
+        let at = sq.0 as i32;
+        for s in &t.slides {
+            // The first piece behind `sq`, if its slide reaches `sq`.
+            let (mut cur, mut k) = (at, 0u8);
+            let reach = loop {
+                if k == s.max_reach {
+                    break 0;
+                }
+                k += 1;
+                cur -= s.delta;
+                let p = self.board[cur as usize];
+                if p.is_empty() {
+                    continue;
+                }
+                let r = if p.is_wall() { 0 } else { s.reach[p.index()] };
+                break if r >= k { r } else { 0 };
+            };
+            if reach == 0 {
+                continue;
+            }
+            let attacker = Square(cur as u16);
+            let mut beyond = None;
+            let mut cur = at;
+            for _ in k..reach {
+                cur += s.delta;
+                let q = self.board[cur as usize];
+                if q.is_empty() {
+                    continue;
+                }
+                if !q.is_wall() {
+                    beyond = Some(cur as usize);
+                }
+                break;
+            }
+            hit(attacker, beyond);
+        }
+    }
+
     /// Sets `marks[sq]` (indexed by [`Square::index`]) for every square that a complex piece
     /// of `by` standing on one of `complex` could capture on, by one walk of each piece's
     /// paths: the complex part of [`Position::is_attacked_given`] for every square at once,

@@ -43,20 +43,22 @@ pub(crate) struct Exposure {
     every_piece: bool,
     /// Per square: the entries of the reverse tables by which `by` attacks it before the
     /// captures ([`Position::simple_attacks_from`] over its pieces), less those of the
-    /// current capture's victims. After a capture that lands on an occupied square, a piece
-    /// is attacked by a leap or slide exactly where its count is positive or a line opened
-    /// onto it: every other attacker stands where it stood and reaches it by the same empty
-    /// squares.
+    /// current capture's victims, and with the slides that pass over the capture's end, when
+    /// that was empty, moved to it. After the capture, a piece is attacked by a leap or slide
+    /// exactly where its count is positive or a line opened onto it: every other attacker
+    /// stands where it stood and reaches it by the same empty squares.
     counts: Vec<u8>,
     /// Whether `counts` holds the position's counts yet (taken at the first capture tried).
     counted: bool,
     /// The current capture's victims: the squares it names that hold a piece of `by`.
     victims: Vec<Square>,
-    /// The squares whose counts the current capture's victims took away.
+    /// The squares whose counts the current capture took away: its victims' attacks, and
+    /// the slides it stops short of them.
     uncounted: Vec<usize>,
-    /// The counts do not hold after the current capture: it ends on a square that was empty
-    /// (a double capture's second leg elsewhere), where a slide may stop now, or a rule
-    /// module's make removed a piece the move does not name or filled another square. Every
+    /// The squares whose counts the current capture added to: its end, where it stops slides.
+    added: Vec<usize>,
+    /// The counts do not hold after the current capture: a rule module's make removed a
+    /// piece the move does not name or filled another square than the move's end. Every
     /// piece is tested in full after it.
     counts_void: bool,
     /// The current capture changed an attacker of `by` in place (a journaled move that
@@ -102,6 +104,7 @@ impl Default for Exposure {
             counted: false,
             victims: Vec::new(),
             uncounted: Vec::new(),
+            added: Vec::new(),
             counts_void: false,
             retest_all: false,
             pieces: Vec::new(),
@@ -140,6 +143,7 @@ impl Exposure {
         self.counted = false;
         self.victims.clear();
         self.uncounted.clear();
+        self.added.clear();
         self.counts_void = false;
         self.retest_all = false;
         self.asked = 0;
@@ -178,7 +182,7 @@ impl Exposure {
         }
         // The last capture's victims count again: a capture that was not answered (no
         // better than the best so far) is not unplayed.
-        self.recount_victims();
+        self.restore_counts();
         let (counts, uncounted) = (&mut self.counts, &mut self.uncounted);
         self.victims.clear();
         for victim in m.taken_squares() {
@@ -191,13 +195,35 @@ impl Exposure {
                 });
             }
         }
-        self.counts_void = m.to() != m.from() && pos.board[m.to().index()].is_empty();
+        // A capture that ends on an empty square (a double capture's second leg elsewhere)
+        // stops there the slides of `by` that passed over it: their counts move from the
+        // square each reached beyond to the capture's end. A victim's slides were taken
+        // away above.
+        self.counts_void = false;
+        let to = m.to();
+        if to != m.from() && pos.board[to.index()].is_empty() {
+            let (victims, added) = (&self.victims, &mut self.added);
+            pos.slides_over(to, self.by, |attacker, beyond| {
+                if victims.contains(&attacker) {
+                    return;
+                }
+                counts[to.index()] += 1;
+                added.push(to.index());
+                if let Some(x) = beyond {
+                    counts[x] -= 1;
+                    uncounted.push(x);
+                }
+            });
+        }
     }
 
-    /// Gives back the entries the current capture's victims took away.
-    fn recount_victims(&mut self) {
+    /// Gives back the entries the current capture took away and takes back those it added.
+    fn restore_counts(&mut self) {
         for t in self.uncounted.drain(..) {
             self.counts[t] += 1;
+        }
+        for t in self.added.drain(..) {
+            self.counts[t] -= 1;
         }
     }
 
@@ -307,7 +333,7 @@ impl Exposure {
     /// Forgets the capture last played, before the next one.
     pub(crate) fn unplayed(&mut self) {
         self.opened.clear();
-        self.recount_victims();
+        self.restore_counts();
         self.retest_all = false;
         self.asked = 0;
         if !self.far.is_empty() {
