@@ -377,15 +377,24 @@ impl PieceValues {
     /// What a board move `m` of the side to move changes in [`PieceValues::difference`] for
     /// that side, read from the move alone (its victims leave the board and, where captures
     /// go to hand, enter the mover's hand demoted; the mover may change kind): make and
-    /// unmake would give the same. `None` where a move can remove pieces away from its
-    /// squares (burns, Ko Shogi's rule module), and for drops.
+    /// unmake would give the same. `None` where the move may remove or change pieces away
+    /// from its squares (burns; under Ko Shogi's rule module, a move whose make goes on past
+    /// its own squares and promotion), and for drops.
     pub fn capture_gain(&self, pos: &Position, m: &Move) -> Option<i64> {
         let v = pos.variant();
-        if v.acts_away_from_moves() || m.is_drop() {
+        if m.is_drop() {
             return None;
         }
-        let us = pos.side_to_move();
         let from = m.from();
+        if v.acts_away_from_moves() {
+            let plain = v.ko.as_deref().is_some_and(|ko| {
+                !v.has_burners() && ko.acts_only_on_its_squares(pos, pos.piece_at(from), m)
+            });
+            if !plain {
+                return None;
+            }
+        }
+        let us = pos.side_to_move();
         let victims = m
             .taken_squares()
             .map(|sq| pos.piece_at(sq))
@@ -563,11 +572,15 @@ impl PieceValues {
         }
         let mut best = None;
         for &m in moves.iter() {
-            pos.make_move_keeping_counters_in(v, m);
-            // The rule module journals every make, and Ko Shogi has no hands.
-            let gain = self.journaled_change(pos, by);
-            debug_assert!(gain.is_some(), "a Ko Shogi make without a journal");
-            pos.unmake_move();
+            // Read from the move where its make changes only the squares it names; else
+            // played, and read from what the make journaled (Ko Shogi has no hands).
+            let gain = self.capture_gain(pos, &m).or_else(|| {
+                pos.make_move_keeping_counters_in(v, m);
+                let gain = self.journaled_change(pos, by);
+                debug_assert!(gain.is_some(), "a Ko Shogi make without a journal");
+                pos.unmake_move();
+                gain
+            });
             if let Some(gain) = gain.filter(|&g| g > best.unwrap_or(floor)) {
                 best = Some(gain);
                 if gain >= enough {

@@ -937,6 +937,67 @@ fn priest_dependency_of_drum_and_banner() {
     assert_eq!(id_at(&pos, "j10"), "TC");
 }
 
+/// The material estimate reads a move's gain from the move alone only where the make stays
+/// on the squares the move names. In a position for each effect that goes past them (the
+/// arrival and the passive burn, the clerk chain, a promotion into a fog in line with a
+/// light, the priest-death reversion, and the fog-light reversion by a light or a fog that
+/// moves), the move that sets it off is played rather than read, and every legal move whose
+/// gain is read gains what its make changes.
+#[test]
+fn material_gains_read_from_moves_are_what_the_make_changes() {
+    let values = koma_rules::PieceValues::new(&variant("ko-shogi"));
+    let cases = [
+        (
+            "PF e10, SH f11, G a1",
+            "P d12, PF f12, G h12",
+            Color::Black,
+            "e10e11",
+        ),
+        (
+            "PF e10, G d11, DR a2",
+            "SW c10, G s19",
+            Color::White,
+            "c10d11",
+        ),
+        (
+            "CL j10, AG a1, SK b1, RG s2, G j1",
+            "MT k11, PF c17, G j19",
+            Color::Black,
+            "j10k11+",
+        ),
+        ("TP d13, G a1", "IL h19, G s19", Color::Black, "d13d15+"),
+        (
+            "TC j10, FW l10, TP r5, G a1",
+            "SW r6, G s19",
+            Color::White,
+            "r6r5",
+        ),
+        ("FG d13, G a1", "IL i10, G s19", Color::White, "i10g10"),
+        ("FG d13, G a1", "IL i10, G s19", Color::Black, "d13f13"),
+    ];
+    for (black, white, side, effect) in cases {
+        let mut pos = position(black, white, side);
+        let set_off = pos.parse_move(effect).unwrap();
+        assert_eq!(values.capture_gain(&pos, &set_off), None, "{effect}");
+        let before = values.difference(&pos, side);
+        let mut read = 0;
+        for m in pos.legal_moves() {
+            let Some(gain) = values.capture_gain(&pos, &m) else {
+                continue;
+            };
+            pos.make_move(m);
+            assert_eq!(
+                before + gain,
+                values.difference(&pos, side),
+                "{m:?} ({effect})"
+            );
+            pos.unmake_move();
+            read += 1;
+        }
+        assert!(read > 0, "{effect}");
+    }
+}
+
 /// §10: every way to win or lose.
 #[test]
 fn winning_and_losing() {

@@ -10,6 +10,36 @@ use crate::position::{Position, Undo, MAX_CAPTURED};
 use crate::square::Square;
 
 impl KoShogi {
+    /// Whether making `mv`, a move of `p` generated for the side to move, changes only the
+    /// squares the move names (its start, its kills and its end, where `p` lands promoted
+    /// as the move says): no later step of [`KoShogi::make_move`] applies. `p` is no poison
+    /// flame (no arrival burn) and survives its landing (no passive burn); it is no clerk
+    /// promoting (no clerk chain); it takes no priest (no priest-death reversion); and it
+    /// neither is nor becomes a fog, a light, a thunderclap or a fire wind (no fog-light
+    /// reversion, and no reverted piece made anew). What such a move changes in material is
+    /// read from the move alone, without playing it.
+    pub(crate) fn acts_only_on_its_squares(&self, pos: &Position, p: Piece, mv: &Move) -> bool {
+        let k = &self.k;
+        let kind = p.kind();
+        if kind == k.pf || kind == k.fg || kind == k.il {
+            return false;
+        }
+        if mv.promotion() == Promotion::Promote {
+            let becomes = pos.variant.piece(kind).promotes_to;
+            let plain = |to: crate::piece::PieceKind| ![k.fg, k.il, k.tc, k.fw].contains(&to);
+            if kind == k.cl || !becomes.is_some_and(plain) {
+                return false;
+            }
+        }
+        let priest = |sq: Square| {
+            let q = pos.board[sq.index()];
+            q.is_piece() && (q.kind() == k.tp || q.kind() == k.fg)
+        };
+        !mv.kills().iter().any(|&sq| priest(sq))
+            && !priest(mv.to())
+            && self.mover_survives(pos, p, mv)
+    }
+
     /// Plays `mv`, a move generated for the side to move.
     pub(crate) fn make_move(&self, pos: &mut Position, mv: Move, track_check: bool) {
         let us = pos.side;
