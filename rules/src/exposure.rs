@@ -278,18 +278,15 @@ impl Exposure {
     /// another where it stood) after the capture last [`Exposure::played`], which it did
     /// not make. The same answer as [`Position::is_attacked`].
     pub(crate) fn attacked(&mut self, pos: &Position, sq: Square) -> bool {
-        // A slide through a square the capture emptied reaches it.
-        if self
-            .opened
-            .iter()
-            .any(|&o| pos.slide_through_reaches(o, sq, self.by))
-        {
-            return true;
-        }
         let simple = if self.every_piece || self.counts_void || self.retest_all {
             pos.is_attacked_simple(sq, self.by)
         } else {
+            // Read first: one load settles most attacked pieces.
             self.counts[sq.index()] > 0
+                || self
+                    .opened
+                    .iter()
+                    .any(|&o| pos.slide_through_reaches(o, sq, self.by))
         };
         if simple {
             return true;
