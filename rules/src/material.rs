@@ -385,11 +385,12 @@ impl PieceValues {
         if m.is_drop() {
             return None;
         }
-        let from = m.from();
+        let mover = pos.piece_at(m.from());
         if v.acts_away_from_moves() {
-            let plain = v.ko.as_deref().is_some_and(|ko| {
-                !v.has_burners() && ko.acts_only_on_its_squares(pos, pos.piece_at(from), m)
-            });
+            let plain = v
+                .ko
+                .as_deref()
+                .is_some_and(|ko| !v.has_burners() && ko.acts_only_on_its_squares(pos, mover, m));
             if !plain {
                 return None;
             }
@@ -408,7 +409,6 @@ impl PieceValues {
                 gain += if cap.color() == us { -x } else { x };
             }
         }
-        let mover = pos.piece_at(from);
         let promote = m.promotion() == crate::mv::Promotion::Promote;
         let end = Piece::new(
             v.end_kind(mover.kind(), victims.map(|c| c.kind()), promote),

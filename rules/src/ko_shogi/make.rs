@@ -35,6 +35,8 @@ impl KoShogi {
             let q = pos.board[sq.index()];
             q.is_piece() && (q.kind() == k.tp || q.kind() == k.fg)
         };
+        // The kills and the end asked directly: `Move::taken_squares`, which drops repeats,
+        // measured 2% slower on Ko Shogi's search, which asks this of every answer.
         !mv.kills().iter().any(|&sq| priest(sq))
             && !priest(mv.to())
             && self.mover_survives(pos, p, mv)
