@@ -3,7 +3,7 @@
 //! and derive the policy target from completed Q-values.
 
 use crate::config::SearchConfig;
-use crate::node::Edge;
+use crate::node::EdgeStats;
 use crate::noise::gumbel;
 use rand::Rng;
 
@@ -50,7 +50,7 @@ impl GumbelRoot {
     /// `root_sims` root simulations had started; `noisy` samples the Gumbel variables
     /// (self-play), otherwise they are zero.
     pub(crate) fn new(
-        edges: &[Edge],
+        edges: &[EdgeStats],
         cfg: &SearchConfig,
         budget: u32,
         root_sims: u32,
@@ -77,7 +77,7 @@ impl GumbelRoot {
     /// schedule's count, the best by g + logit + sigma(completed Q).
     pub(crate) fn select(
         &self,
-        edges: &[Edge],
+        edges: &[EdgeStats],
         root_sims: u32,
         net_value: f32,
         cfg: &SearchConfig,
@@ -107,7 +107,12 @@ impl GumbelRoot {
 
     /// Index (among the root's `edges`) of the move to play: the best-scoring among the
     /// moves most visited by this search.
-    pub(crate) fn final_choice(&self, edges: &[Edge], net_value: f32, cfg: &SearchConfig) -> usize {
+    pub(crate) fn final_choice(
+        &self,
+        edges: &[EdgeStats],
+        net_value: f32,
+        cfg: &SearchConfig,
+    ) -> usize {
         let visits = |i: usize| edges[i].n - self.start_visits[i];
         let max_n = (0..edges.len()).map(visits).max().unwrap_or(0);
         let sigma = completed_sigma(edges, net_value, cfg);
@@ -126,7 +131,7 @@ impl GumbelRoot {
 /// mixed value estimate (from the root's `net_value`), a draw counting the configured draw
 /// score in both; values are rescaled to [0, 1] over the
 /// root's moves, then scaled by (c_visit + max visits) * c_scale.
-pub(crate) fn completed_sigma(edges: &[Edge], net_value: f32, cfg: &SearchConfig) -> Vec<f32> {
+pub(crate) fn completed_sigma(edges: &[EdgeStats], net_value: f32, cfg: &SearchConfig) -> Vec<f32> {
     let sum_n: u32 = edges.iter().map(|e| e.n).sum();
     let max_n = edges.iter().map(|e| e.n).max().unwrap_or(0);
     let (mut pq, mut p) = (0.0f32, 0.0f32);
@@ -154,7 +159,7 @@ pub(crate) fn completed_sigma(edges: &[Edge], net_value: f32, cfg: &SearchConfig
 
 /// The improved policy softmax(logit + sigma(completed Q)) over the root's `edges`: the Gumbel
 /// AlphaZero policy target.
-pub(crate) fn improved_policy(edges: &[Edge], net_value: f32, cfg: &SearchConfig) -> Vec<f32> {
+pub(crate) fn improved_policy(edges: &[EdgeStats], net_value: f32, cfg: &SearchConfig) -> Vec<f32> {
     let sigma = completed_sigma(edges, net_value, cfg);
     let z: Vec<f32> = edges
         .iter()

@@ -66,8 +66,8 @@ impl Tree {
                 .map(|c| (c.0, if c.0 == w { 1.0 } else { 0.0 }))
                 .collect()
         } else if self.gumbel.is_some() {
-            let (edges, net_value) = self.root_edges();
-            let pi = improved_policy(edges, net_value, &self.cfg);
+            let (stats, net_value) = self.root_stats();
+            let pi = improved_policy(stats, net_value, &self.cfg);
             children.iter().map(|c| c.0).zip(pi).collect()
         } else {
             let total: u32 = visits.iter().map(|v| v.1).sum();

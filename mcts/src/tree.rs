@@ -4,7 +4,7 @@ use crate::config::SearchConfig;
 use crate::evaluator::{Evaluation, Evaluator};
 use crate::gumbel::GumbelRoot;
 use crate::mop_up::MopUp;
-use crate::node::{Edge, Node, State, NONE};
+use crate::node::{Edge, EdgeStats, Node, State, NONE};
 use crate::noise::dirichlet;
 use crate::refute::{Check, Refutations, REFUTE_MIN_VISITS};
 use crate::tactics::{Tactics, Verdict};
@@ -39,6 +39,8 @@ pub enum Gathered<R> {
 pub struct Tree {
     pub(crate) nodes: Vec<Node>,
     pub(crate) edges: Vec<Edge>,
+    /// The statistics of the edges selection has reached (see [`Node::first_stat`]).
+    pub(crate) stats: Vec<EdgeStats>,
     pub(crate) root: u32,
     pub(crate) cfg: SearchConfig,
     pub(crate) rng: StdRng,
@@ -71,7 +73,8 @@ pub struct Tree {
     pub(crate) refutations: Refutations,
     /// The tactics check of the finished search's choice (`SearchConfig::tactics_depth`).
     tactics: Tactics,
-    /// [`Tree::compact`]'s buffers: each node's new index, and the live edge ranges.
+    /// [`Tree::compact`]'s buffers: each node's new index, and the live edge and statistics
+    /// ranges.
     compact_map: Vec<u32>,
     compact_ranges: Vec<(u32, u32, u32)>,
 }
@@ -85,6 +88,7 @@ impl Tree {
         let mut t = Tree {
             nodes: Vec::new(),
             edges: Vec::new(),
+            stats: Vec::new(),
             root: 0,
             cfg,
             rng: StdRng::seed_from_u64(seed),
@@ -112,15 +116,8 @@ impl Tree {
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.edges.clear();
-        self.nodes.push(Node {
-            first_edge: 0,
-            n_edges: 0,
-            n: 0,
-            state: State::New,
-            net_value: 0.0,
-            net_draw: 0.0,
-            tried: 0,
-        });
+        self.stats.clear();
+        self.nodes.push(Node::new());
         self.root = 0;
         self.gumbel = None;
         self.noise_applied = false;
@@ -166,9 +163,11 @@ impl Tree {
         let root = self.root as usize;
         if self.nodes[root].state == State::Expanded {
             // Reused root: restore the network priors before new noise.
+            self.make_all_stats(self.root);
             let (a, b) = self.edge_range(self.root);
-            for e in &mut self.edges[a..b] {
-                e.prior = e.raw_prior;
+            let (s, _) = self.stat_range(self.root);
+            for (e, st) in self.edges[a..b].iter_mut().zip(&self.stats[s..]) {
+                e.prior = st.raw_prior;
             }
             self.prepare_root();
         }
@@ -205,6 +204,75 @@ impl Tree {
         (n.first_edge as usize, (n.first_edge + n.n_edges) as usize)
     }
 
+    /// The range of `node`'s statistics in the statistics arena: those of its first edges.
+    pub(crate) fn stat_range(&self, node: u32) -> (usize, usize) {
+        let n = &self.nodes[node as usize];
+        (n.first_stat as usize, (n.first_stat + n.n_stats) as usize)
+    }
+
+    /// Where the statistics of edge `e` (an index into the edge arena) of `node` are; the
+    /// edge must have them (selection has walked it, or `node` is the root).
+    #[inline]
+    pub(crate) fn walked(&self, node: u32, e: usize) -> usize {
+        let n = &self.nodes[node as usize];
+        let i = e - n.first_edge as usize;
+        debug_assert!(
+            i < n.n_stats as usize,
+            "edge {e} of node {node} has no statistics"
+        );
+        n.first_stat as usize + i
+    }
+
+    /// The statistics of edge `e` (an index into the edge arena) of `node`: those of an
+    /// unvisited edge where it has none yet.
+    pub(crate) fn stat(&self, node: u32, e: usize) -> EdgeStats {
+        let n = &self.nodes[node as usize];
+        let i = e - n.first_edge as usize;
+        if i < n.n_stats as usize {
+            self.stats[n.first_stat as usize + i]
+        } else {
+            EdgeStats::unvisited(self.edges[e].prior)
+        }
+    }
+
+    /// Gives `node`'s edges up to `e` (an index into the edge arena) their statistics, and
+    /// returns where `e`'s are. A node's statistics stay together: when they must grow and do
+    /// not end the arena, they move to its end, at least doubled so that a node moves a few
+    /// times at most (the place they left is taken back by [`Tree::compact`]). Walks under way
+    /// find them through the node, so a move does not lose their visits.
+    fn make_stats(&mut self, node: u32, e: usize) -> usize {
+        let n = &self.nodes[node as usize];
+        let (first_edge, n_edges) = (n.first_edge as usize, n.n_edges as usize);
+        let (first, have) = (n.first_stat as usize, n.n_stats as usize);
+        let i = e - first_edge;
+        if i < have {
+            return first + i;
+        }
+        let want = (i + 1).max(2 * have).max(4).min(n_edges);
+        let at = if have > 0 && first + have == self.stats.len() {
+            first
+        } else {
+            let at = self.stats.len();
+            self.stats.extend_from_within(first..first + have);
+            at
+        };
+        let heads = &self.edges[first_edge + have..first_edge + want];
+        self.stats
+            .extend(heads.iter().map(|h| EdgeStats::unvisited(h.prior)));
+        let n = &mut self.nodes[node as usize];
+        n.first_stat = at as u32;
+        n.n_stats = want as u32;
+        at + i
+    }
+
+    /// Gives every edge of `node` its statistics: the root's are all read.
+    fn make_all_stats(&mut self, node: u32) {
+        let (a, b) = self.edge_range(node);
+        if b > a {
+            self.make_stats(node, b - 1);
+        }
+    }
+
     /// Walks to a leaf; see [`Gathered`]. `pos` must be the root position and is left as it was.
     pub fn gather<E: Evaluator>(&mut self, pos: &mut Position, eval: &E) -> Gathered<E::Request> {
         if (self.cfg.relative_material || self.cfg.mop_up > 0.0)
@@ -226,6 +294,8 @@ impl Tree {
             self.material_centre = Some((side, centre, mop_up));
         }
         let mut path: Vec<u32> = Vec::new();
+        // Where the statistics of the path's last edge are.
+        let mut last_stat = None;
         let mut node = self.root;
         loop {
             match self.nodes[node as usize].state {
@@ -250,22 +320,17 @@ impl Tree {
                     if e == (nd.first_edge + nd.tried) as usize {
                         nd.tried += 1;
                     }
-                    let edge = &mut self.edges[e];
-                    edge.inflight += 1;
-                    pos.make_move(edge.mv);
-                    if edge.child == NONE {
-                        edge.child = self.nodes.len() as u32;
-                        self.nodes.push(Node {
-                            first_edge: 0,
-                            n_edges: 0,
-                            n: 0,
-                            state: State::New,
-                            net_value: 0.0,
-                            net_draw: 0.0,
-                            tried: 0,
-                        });
+                    let s = self.make_stats(node, e);
+                    last_stat = Some(s);
+                    pos.make_move(self.edges[e].mv);
+                    let next = self.nodes.len() as u32;
+                    let st = &mut self.stats[s];
+                    st.inflight += 1;
+                    if st.child == NONE {
+                        st.child = next;
+                        self.nodes.push(Node::new());
                     }
-                    node = self.edges[e].child;
+                    node = self.stats[s].child;
                 }
             }
         }
@@ -275,7 +340,7 @@ impl Tree {
         let moves = pos.legal_moves();
         if let Some(o) = pos.outcome_given(moves.is_empty()) {
             let v = terminal_value(o, pos);
-            self.set_terminal(node, path.last().copied(), v);
+            self.set_terminal(node, last_stat, v);
             self.unwind(pos, &path, Some(v));
             return Gathered::Terminal;
         }
@@ -286,7 +351,7 @@ impl Tree {
                     self.root_win = Some(win);
                 } else {
                     // The side to move here wins by force: a proven win, no evaluation needed.
-                    self.set_terminal(node, path.last().copied(), 1.0);
+                    self.set_terminal(node, last_stat, 1.0);
                     self.unwind(pos, &path, Some(1.0));
                     return Gathered::Terminal;
                 }
@@ -314,17 +379,8 @@ impl Tree {
         };
         let request = eval.prepare(pos, &moves);
         let first = self.edges.len() as u32;
-        self.edges.extend(moves.iter().map(|&mv| Edge {
-            mv,
-            prior: 0.0,
-            raw_prior: 0.0,
-            child: NONE,
-            n: 0,
-            w: 0.0,
-            d: 0.0,
-            inflight: 0,
-            proven: 0,
-        }));
+        self.edges
+            .extend(moves.iter().map(|&mv| Edge { mv, prior: 0.0 }));
         let n = &mut self.nodes[node as usize];
         n.first_edge = first;
         n.n_edges = moves.len() as u32;
@@ -354,9 +410,10 @@ impl Tree {
                 _ => uniform,
             };
             e.prior = p;
-            e.raw_prior = p;
         }
         if node != self.root {
+            // No walk has passed this leaf yet, so it has no statistics to keep in step.
+            debug_assert_eq!(self.nodes[node as usize].n_stats, 0);
             // Most likely first, for `select_puct`'s early stop; a stable sort keeps the
             // generation order among equal priors, so ties are broken as before.
             let edges = &mut self.edges[a..b];
@@ -386,8 +443,11 @@ impl Tree {
         match value {
             Some(v) => self.backup(path, v, terminal_draw(v), true),
             None => {
+                let mut node = self.root;
                 for &e in path {
-                    self.edges[e as usize].inflight -= 1;
+                    let s = self.walked(node, e as usize);
+                    self.stats[s].inflight -= 1;
+                    node = self.stats[s].child;
                 }
             }
         }
@@ -400,22 +460,21 @@ impl Tree {
     /// along `path` (edges from the root); with `solve`, carries a decided leaf's result up
     /// ([`Tree::solve_up`]).
     fn backup(&mut self, path: &[u32], v: f32, d: f32, solve: bool) {
-        let mut value = -v;
+        // Values alternate sides: the last edge's mover gets -v, and so every other edge
+        // counted from the leaf end.
+        let mut value = if path.len() % 2 == 1 { -v } else { v };
         let mut node = self.root;
         self.nodes[node as usize].n += 1;
         for &e in path {
-            let edge = &mut self.edges[e as usize];
-            edge.n += 1;
-            edge.inflight -= 1;
-            node = edge.child;
-            self.nodes[node as usize].n += 1;
-        }
-        // Values alternate sides: walk again from the leaf end.
-        for &e in path.iter().rev() {
-            let edge = &mut self.edges[e as usize];
-            edge.w += value;
-            edge.d += d;
+            let s = self.walked(node, e as usize);
+            let st = &mut self.stats[s];
+            st.n += 1;
+            st.inflight -= 1;
+            st.w += value;
+            st.d += d;
             value = -value;
+            node = st.child;
+            self.nodes[node as usize].n += 1;
         }
         if solve {
             self.solve_up(path);
@@ -428,21 +487,27 @@ impl Tree {
     /// terminal, so the search stops spending simulations below them; at the root a proven
     /// win becomes the move to play.
     fn solve_up(&mut self, path: &[u32]) {
+        // The node each edge of the path leaves, and where the edge's statistics are.
+        let mut walk = Vec::with_capacity(path.len());
+        let mut node = self.root;
+        for &e in path {
+            let s = self.walked(node, e as usize);
+            walk.push((node, s));
+            node = self.stats[s].child;
+        }
         for i in (0..path.len()).rev() {
-            let parent = if i == 0 {
-                self.root
-            } else {
-                self.edges[path[i - 1] as usize].child
-            };
-            let (a, b) = self.edge_range(parent);
+            let parent = walk[i].0;
+            let (a, _) = self.edge_range(parent);
+            let (s, t) = self.stat_range(parent);
             let mut best: Option<(f32, usize)> = None;
-            let mut all_decided = true;
-            for j in a..b {
-                let child = self.edges[j].child;
+            // An edge without statistics has no child, so nothing is decided below it.
+            let mut all_decided = t - s == self.nodes[parent as usize].n_edges as usize;
+            for (j, st) in self.stats[s..t].iter().enumerate() {
+                let child = st.child;
                 match (child != NONE).then(|| self.nodes[child as usize].state) {
                     Some(State::Terminal(v)) => {
                         if best.is_none_or(|(bv, _)| -v > bv) {
-                            best = Some((-v, j));
+                            best = Some((-v, a + j));
                         }
                     }
                     _ => all_decided = false,
@@ -467,17 +532,17 @@ impl Tree {
             if matches!(self.nodes[parent as usize].state, State::Terminal(_)) {
                 return;
             }
-            self.set_terminal(parent, Some(path[i - 1]), v);
+            self.set_terminal(parent, Some(walk[i - 1].1), v);
         }
     }
 
-    /// Makes `node` terminal with value `v`, and copies the result to `edge`, the edge into
-    /// it (none for the root).
-    fn set_terminal(&mut self, node: u32, edge: Option<u32>, v: f32) {
+    /// Makes `node` terminal with value `v`, and copies the result to `edge`, where the
+    /// statistics of the edge into it are (none for the root).
+    fn set_terminal(&mut self, node: u32, edge: Option<usize>, v: f32) {
         self.nodes[node as usize].state = State::Terminal(v);
-        if let Some(e) = edge {
-            debug_assert_eq!(self.edges[e as usize].child, node);
-            self.edges[e as usize].set_terminal(v);
+        if let Some(s) = edge {
+            debug_assert_eq!(self.stats[s].child, node);
+            self.stats[s].set_terminal(v);
         }
     }
 
@@ -498,7 +563,8 @@ impl Tree {
             return None;
         }
         let j = self.chosen_root_edge()?;
-        let Edge { mv, n, proven, .. } = self.edges[j];
+        let mv = self.edges[j].mv;
+        let EdgeStats { n, proven, .. } = self.stats[self.walked(self.root, j)];
         if n < min_visits || proven == -1 {
             return None;
         }
@@ -523,10 +589,11 @@ impl Tree {
         let Some(j) = (a..b).find(|&j| self.edges[j].mv == mv) else {
             return false;
         };
-        if self.edges[j].proven == -1 {
+        let st = self.stats[self.walked(self.root, j)];
+        if st.proven == -1 {
             return false;
         }
-        tracing::debug!(mv = ?mv, visits = self.edges[j].n, "root move refuted by a forced mate");
+        tracing::debug!(mv = ?mv, visits = st.n, "root move refuted by a forced mate");
         self.mark_root_move_lost(j);
         true
     }
@@ -588,12 +655,13 @@ impl Tree {
             return;
         };
         let (a, b) = self.edge_range(self.root);
+        let st = |j: usize| &self.stats[self.walked(self.root, j)];
         // The search's other moves in its order of preference: visits, then the prior.
         let mut others: Vec<usize> = (a..b)
-            .filter(|&j| j != chosen && self.edges[j].proven != -1)
+            .filter(|&j| j != chosen && st(j).proven != -1)
             .collect();
         others.sort_by(|&x, &y| {
-            let (ex, ey) = (&self.edges[x], &self.edges[y]);
+            let (ex, ey) = (st(x), st(y));
             ey.n.cmp(&ex.n).then(ey.raw_prior.total_cmp(&ex.raw_prior))
         });
         let candidates: Vec<Move> = std::iter::once(chosen)
@@ -617,28 +685,29 @@ impl Tree {
     /// `None` when the root has no move.
     pub(crate) fn chosen_root_edge(&self) -> Option<usize> {
         let (a, b) = self.edge_range(self.root);
+        let st = |j: usize| &self.stats[self.walked(self.root, j)];
         if let Some(w) = self.root_win {
             if let Some(j) = (a..b).find(|&j| self.edges[j].mv == w) {
                 return Some(j);
             }
         }
         if let Some(t) = self.tactics.choice {
-            if let Some(j) = (a..b).find(|&j| self.edges[j].mv == t && self.edges[j].proven != -1) {
+            if let Some(j) = (a..b).find(|&j| self.edges[j].mv == t && st(j).proven != -1) {
                 return Some(j);
             }
         }
         let most_visits = |lost_too: bool| {
             (a..b)
-                .filter(|&j| lost_too || self.edges[j].proven != -1)
+                .filter(|&j| lost_too || st(j).proven != -1)
                 .max_by(|&x, &y| {
-                    let (ex, ey) = (&self.edges[x], &self.edges[y]);
+                    let (ex, ey) = (st(x), st(y));
                     ex.n.cmp(&ey.n).then(ex.raw_prior.total_cmp(&ey.raw_prior))
                 })
         };
         if let Some(g) = &self.gumbel {
-            let (edges, net_value) = self.root_edges();
-            let choice = a + g.final_choice(edges, net_value, &self.cfg);
-            if self.edges[choice].proven != -1 {
+            let (stats, net_value) = self.root_stats();
+            let choice = a + g.final_choice(stats, net_value, &self.cfg);
+            if st(choice).proven != -1 {
                 return Some(choice);
             }
         }
@@ -650,12 +719,13 @@ impl Tree {
     /// move never visited has no child node: only its edge says it loses, which keeps
     /// selection and the choice of the move away from it.
     fn mark_root_move_lost(&mut self, j: usize) {
-        let child = self.edges[j].child;
+        let s = self.walked(self.root, j);
+        let child = self.stats[s].child;
         if child == NONE {
-            self.edges[j].proven = -1;
+            self.stats[s].proven = -1;
             return;
         }
-        self.set_terminal(child, Some(j as u32), 1.0);
+        self.set_terminal(child, Some(s), 1.0);
         self.solve_up(&[j as u32]);
     }
 
@@ -679,14 +749,16 @@ impl Tree {
 
     /// Noise or Gumbel sampling for a freshly expanded or reused root.
     fn prepare_root(&mut self) {
+        self.make_all_stats(self.root);
         self.apply_root_restriction();
         let (a, b) = self.edge_range(self.root);
         if b == a {
             return;
         }
+        let (s, t) = self.stat_range(self.root);
         if self.cfg.gumbel {
             self.gumbel = Some(GumbelRoot::new(
-                &self.edges[a..b],
+                &self.stats[s..t],
                 &self.cfg,
                 self.budget,
                 self.root_sims,
@@ -698,8 +770,8 @@ impl Tree {
             let alpha = self.cfg.dirichlet_total_alpha / n as f32;
             let eta = dirichlet(&mut self.rng, alpha, n);
             let w = self.cfg.dirichlet_weight;
-            for (e, x) in self.edges[a..b].iter_mut().zip(eta) {
-                e.prior = (1.0 - w) * e.raw_prior + w * x;
+            for ((e, st), x) in self.edges[a..b].iter_mut().zip(&self.stats[s..t]).zip(eta) {
+                e.prior = (1.0 - w) * st.raw_prior + w * x;
             }
             self.noise_applied = true;
         }
@@ -713,27 +785,33 @@ impl Tree {
             return;
         };
         let (a, b) = self.edge_range(self.root);
-        let kept: Vec<Edge> = self.edges[a..b]
+        let (s, _) = self.stat_range(self.root);
+        let kept: Vec<(Edge, EdgeStats)> = self.edges[a..b]
             .iter()
-            .filter(|e| allowed.contains(&e.mv))
-            .cloned()
+            .zip(&self.stats[s..])
+            .filter(|(e, _)| allowed.contains(&e.mv))
+            .map(|(&e, &st)| (e, st))
             .collect();
         if kept.is_empty() || kept.len() == b - a {
             return;
         }
-        let sum: f32 = kept.iter().map(|e| e.raw_prior).sum();
+        let sum: f32 = kept.iter().map(|(_, st)| st.raw_prior).sum();
         let first = self.edges.len() as u32;
+        let first_stat = self.stats.len() as u32;
         let n = kept.len() as u32;
-        self.edges.extend(kept.into_iter().map(|mut e| {
+        for (mut e, mut st) in kept {
             if sum > 0.0 {
-                e.raw_prior /= sum;
-                e.prior = e.raw_prior;
+                st.raw_prior /= sum;
+                e.prior = st.raw_prior;
             }
-            e
-        }));
+            self.edges.push(e);
+            self.stats.push(st);
+        }
         let root = &mut self.nodes[self.root as usize];
         root.first_edge = first;
         root.n_edges = n;
+        root.first_stat = first_stat;
+        root.n_stats = n;
         if self.root_win.is_some_and(|w| !allowed.contains(&w)) {
             self.root_win = None;
         }
@@ -747,9 +825,9 @@ impl Tree {
             }
         }
         if let Some(g) = &self.gumbel {
-            let (a, b) = self.edge_range(self.root);
-            let net_value = self.nodes[self.root as usize].net_utility(self.cfg.draw_score);
-            a + g.select(&self.edges[a..b], self.root_sims, net_value, &self.cfg)
+            let (a, _) = self.edge_range(self.root);
+            let (stats, net_value) = self.root_stats();
+            a + g.select(stats, self.root_sims, net_value, &self.cfg)
         } else {
             self.select_puct(self.root, self.cfg.draw_score)
         }
@@ -778,12 +856,16 @@ impl Tree {
         } else {
             end.min(a + nd.tried as usize + 1)
         };
+        let heads = &self.edges[a..end];
+        let (s, t) = self.stat_range(node);
+        let stats = &self.stats[s..t];
+        // Edges without statistics are unvisited: they add nothing to the sums.
         let mut parent_n = 0u32;
         let mut visited_mass = 0.0f32;
-        for e in &self.edges[a..tried_end] {
-            parent_n += e.n + e.inflight;
-            if e.n + e.inflight > 0 {
-                visited_mass += e.prior;
+        for (h, st) in heads[..tried_end - a].iter().zip(stats) {
+            parent_n += st.n + st.inflight;
+            if st.n + st.inflight > 0 {
+                visited_mass += h.prior;
             }
         }
         let parent_n = parent_n.max(1) as f32;
@@ -799,7 +881,8 @@ impl Tree {
         let vl = self.cfg.virtual_loss;
         let mut best = a;
         let mut best_score = f32::NEG_INFINITY;
-        for (i, e) in self.edges[a..b].iter().enumerate() {
+        let with_stats = (b - a).min(stats.len());
+        for (i, (h, e)) in heads[..with_stats].iter().zip(stats).enumerate() {
             let n = e.n + e.inflight;
             // A move into a decided position needs no exploring: a win is taken at once, a
             // loss only when nothing else is left.
@@ -819,10 +902,17 @@ impl Tree {
             } else {
                 (e.w + draw * e.d - vl * e.inflight as f32) / n as f32
             };
-            let score = q + explore * e.prior / (1.0 + n as f32);
+            let score = q + explore * h.prior / (1.0 + n as f32);
             if score > best_score {
                 best_score = score;
                 best = a + i;
+            }
+        }
+        for (i, h) in heads[with_stats..b - a].iter().enumerate() {
+            let score = fpu + explore * h.prior;
+            if score > best_score {
+                best_score = score;
+                best = a + with_stats + i;
             }
         }
         best
@@ -833,11 +923,9 @@ impl Tree {
     pub fn advance(&mut self, mv: Move) {
         self.material_centre = None;
         let (a, b) = self.edge_range(self.root);
-        let child = self.edges[a..b]
-            .iter()
-            .find(|e| e.mv == mv)
-            .map(|e| e.child)
-            .unwrap_or(NONE);
+        let child = (a..b)
+            .find(|&j| self.edges[j].mv == mv)
+            .map_or(NONE, |j| self.stat(self.root, j).child);
         let reusable = child != NONE
             && match self.nodes[child as usize].state {
                 State::Expanded => true,
@@ -858,6 +946,7 @@ impl Tree {
             if let State::Terminal(_) = self.nodes[child as usize].state {
                 self.nodes[child as usize].state = State::Expanded;
             }
+            self.make_all_stats(child);
             // Compact when the discarded part dominates, so long games stay small.
             if self.edges.len() > 20_000 {
                 self.compact();
@@ -880,11 +969,11 @@ impl Tree {
         let mut stack = vec![self.root];
         while let Some(node) = stack.pop() {
             let n = &self.nodes[node as usize];
-            let (a, b) = (n.first_edge as usize, (n.first_edge + n.n_edges) as usize);
-            for e in &self.edges[a..b] {
-                if e.child != NONE && map[e.child as usize] == NONE {
-                    map[e.child as usize] = 0;
-                    stack.push(e.child);
+            let (s, t) = (n.first_stat as usize, (n.first_stat + n.n_stats) as usize);
+            for st in &self.stats[s..t] {
+                if st.child != NONE && map[st.child as usize] == NONE {
+                    map[st.child as usize] = 0;
+                    stack.push(st.child);
                 }
             }
         }
@@ -911,34 +1000,54 @@ impl Tree {
         for &(first, len, node) in ranges.iter() {
             let (first, len) = (first as usize, len as usize);
             self.edges.copy_within(first..first + len, at);
-            for e in &mut self.edges[at..at + len] {
-                if e.child != NONE {
-                    e.child = map[e.child as usize];
-                }
-            }
             self.nodes[node as usize].first_edge = at as u32;
             at += len;
         }
         self.edges.truncate(at);
+        // The statistics the same way, their children renumbered.
+        ranges.clear();
+        for (node, n) in self.nodes.iter_mut().enumerate() {
+            if n.n_stats > 0 {
+                ranges.push((n.first_stat, n.n_stats, node as u32));
+            } else {
+                n.first_stat = 0;
+            }
+        }
+        ranges.sort_unstable();
+        let mut at = 0usize;
+        for &(first, len, node) in ranges.iter() {
+            let (first, len) = (first as usize, len as usize);
+            self.stats.copy_within(first..first + len, at);
+            for st in &mut self.stats[at..at + len] {
+                if st.child != NONE {
+                    st.child = map[st.child as usize];
+                }
+            }
+            self.nodes[node as usize].first_stat = at as u32;
+            at += len;
+        }
+        self.stats.truncate(at);
         self.root = map[self.root as usize];
     }
 
-    /// The root's edges and its network value, a draw counting the configured draw score.
-    pub(crate) fn root_edges(&self) -> (&[Edge], f32) {
-        let (a, b) = self.edge_range(self.root);
+    /// The statistics of the root's edges (it has them for every edge) and its network
+    /// value, a draw counting the configured draw score.
+    pub(crate) fn root_stats(&self) -> (&[EdgeStats], f32) {
+        let (s, t) = self.stat_range(self.root);
         let root = &self.nodes[self.root as usize];
-        (&self.edges[a..b], root.net_utility(self.cfg.draw_score))
+        debug_assert!(root.n_stats == root.n_edges || root.state != State::Expanded);
+        (&self.stats[s..t], root.net_utility(self.cfg.draw_score))
     }
 
     /// Root moves with their completed visits, priors and mean values (for the mover, a
     /// draw counting the configured draw score, as the search weighed them).
     pub fn root_children(&self) -> Vec<(Move, u32, f32, f32)> {
         let (a, b) = self.edge_range(self.root);
-        self.edges[a..b]
-            .iter()
-            .map(|e| {
+        (a..b)
+            .map(|j| {
+                let e = self.stat(self.root, j);
                 let q = e.q(self.cfg.draw_score).unwrap_or(0.0);
-                (e.mv, e.n, e.raw_prior, q)
+                (self.edges[j].mv, e.n, e.raw_prior, q)
             })
             .collect()
     }
@@ -947,7 +1056,7 @@ impl Tree {
     /// forced loss, 0 a forced draw), when the solver has decided the position it leads to.
     pub fn proven_value(&self, mv: Move) -> Option<f32> {
         let (a, b) = self.edge_range(self.root);
-        let e = self.edges[a..b].iter().find(|e| e.mv == mv)?;
+        let e = self.stat(self.root, (a..b).find(|&j| self.edges[j].mv == mv)?);
         match (e.child != NONE).then(|| self.nodes[e.child as usize].state)? {
             State::Terminal(v) => Some(-v),
             _ => None,
@@ -972,15 +1081,18 @@ impl Tree {
         let mut pv = Vec::new();
         let mut node = self.root;
         while pv.len() < max_len {
-            let (a, b) = self.edge_range(node);
-            let Some(e) = self.edges[a..b]
+            let (a, _) = self.edge_range(node);
+            let (s, t) = self.stat_range(node);
+            // Only edges with statistics have visits.
+            let Some((i, e)) = self.stats[s..t]
                 .iter()
-                .filter(|e| e.n > 0)
-                .max_by(|x, y| x.n.cmp(&y.n).then(x.w.total_cmp(&y.w)))
+                .enumerate()
+                .filter(|(_, e)| e.n > 0)
+                .max_by(|(_, x), (_, y)| x.n.cmp(&y.n).then(x.w.total_cmp(&y.w)))
             else {
                 break;
             };
-            pv.push(e.mv);
+            pv.push(self.edges[a + i].mv);
             if e.child == NONE {
                 break;
             }
@@ -992,8 +1104,8 @@ impl Tree {
     /// The root's value for its side to move: the mean of the backed-up values, a draw
     /// counting 0 whatever the draw score (it is what self-play records as a value target).
     pub fn root_value(&self) -> f32 {
-        let (a, b) = self.edge_range(self.root);
-        let (n, w) = self.edges[a..b]
+        let (s, t) = self.stat_range(self.root);
+        let (n, w) = self.stats[s..t]
             .iter()
             .fold((0u32, 0.0f32), |(n, w), e| (n + e.n, w + e.w));
         if n == 0 {

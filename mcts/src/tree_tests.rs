@@ -3,7 +3,7 @@
 
 use crate::config::SearchConfig;
 use crate::evaluator::{Evaluation, Evaluator};
-use crate::node::{Edge, State, NONE};
+use crate::node::{EdgeStats, State, NONE};
 use crate::search::search;
 use crate::tree::Tree;
 use koma_rules::{Move, Position};
@@ -49,16 +49,12 @@ fn select_reading_every_edge(tree: &Tree, node: u32, draw: f32) -> usize {
     let (a, b) = tree.edge_range(node);
     let nd = &tree.nodes[node as usize];
     let cfg = &tree.cfg;
-    let visited = |e: &Edge| e.n + e.inflight > 0;
-    let parent_n = tree.edges[a..b]
-        .iter()
-        .map(|e| e.n + e.inflight)
-        .sum::<u32>()
-        .max(1) as f32;
-    let visited_mass: f32 = tree.edges[a..b]
-        .iter()
-        .filter(|e| visited(e))
-        .map(|e| e.prior)
+    let stats: Vec<EdgeStats> = (a..b).map(|j| tree.stat(node, j)).collect();
+    let visited = |e: &EdgeStats| e.n + e.inflight > 0;
+    let parent_n = stats.iter().map(|e| e.n + e.inflight).sum::<u32>().max(1) as f32;
+    let visited_mass: f32 = (a..b)
+        .filter(|&j| visited(&stats[j - a]))
+        .map(|j| tree.edges[j].prior)
         .sum();
     let c = cfg.c_puct
         + if cfg.c_puct_base > 0.0 {
@@ -69,15 +65,16 @@ fn select_reading_every_edge(tree: &Tree, node: u32, draw: f32) -> usize {
     let explore = c * parent_n.sqrt();
     let fpu = nd.net_utility(draw) - cfg.fpu_reduction * visited_mass.sqrt();
     let mut best = (a, f32::NEG_INFINITY);
-    for (i, e) in tree.edges[a..b].iter().enumerate() {
+    for (i, e) in stats.iter().enumerate() {
         let n = e.n + e.inflight;
+        let prior = tree.edges[a + i].prior;
         let score = match e.proven {
             1 => return a + i,
             -1 => f32::MIN,
-            _ if n == 0 => fpu + explore * e.prior,
+            _ if n == 0 => fpu + explore * prior,
             _ => {
                 (e.w + draw * e.d - cfg.virtual_loss * e.inflight as f32) / n as f32
-                    + explore * e.prior / (1.0 + n as f32)
+                    + explore * prior / (1.0 + n as f32)
             }
         };
         if score > best.1 {
@@ -95,10 +92,11 @@ fn subtree(tree: &Tree, node: u32, out: &mut Vec<String>) {
         n.n, n.state, n.n_edges, n.tried
     ));
     let (a, b) = tree.edge_range(node);
-    for e in &tree.edges[a..b] {
+    for j in a..b {
+        let e = tree.stat(node, j);
         out.push(format!(
-            "{:?} {} {} {} {}",
-            e.mv, e.n, e.w, e.prior, e.proven
+            "{:?} {} {} {} {} {}",
+            tree.edges[j].mv, e.n, e.w, tree.edges[j].prior, e.raw_prior, e.proven
         ));
         if e.child != NONE {
             subtree(tree, e.child, out);
@@ -116,19 +114,17 @@ fn compaction_keeps_the_subtree_and_the_memory() {
     let mut tree = Tree::new(SearchConfig::default(), 5);
     search(&mut tree, &mut pos, &LevelledPriors, 800, 4, false).unwrap();
     let (a, b) = tree.edge_range(tree.root);
-    let e = tree.edges[a..b]
-        .iter()
-        .max_by_key(|e| e.n)
-        .copied()
-        .unwrap();
+    let j = (a..b).max_by_key(|&j| tree.stat(tree.root, j).n).unwrap();
+    let (mv, child) = (tree.edges[j].mv, tree.stat(tree.root, j).child);
     let mut before = Vec::new();
-    subtree(&tree, e.child, &mut before);
-    let capacity = tree.edges.capacity();
+    subtree(&tree, child, &mut before);
+    let capacity = (tree.edges.capacity(), tree.stats.capacity());
     let mut copy = Tree::new(SearchConfig::default(), 5);
     copy.nodes = tree.nodes.clone();
     copy.edges = tree.edges.clone();
-    copy.root = e.child;
-    tree.root = e.child;
+    copy.stats = tree.stats.clone();
+    copy.root = child;
+    tree.root = child;
     tree.compact();
     let mut after = Vec::new();
     subtree(&tree, tree.root, &mut after);
@@ -137,9 +133,12 @@ fn compaction_keeps_the_subtree_and_the_memory() {
     assert_eq!(tree.nodes.len(), nodes);
     assert_eq!(tree.edges.len(), after.len() - nodes);
     assert!(tree.nodes.len() < copy.nodes.len() / 2);
-    assert_eq!(tree.edges.capacity(), capacity);
+    let live_stats: u32 = tree.nodes.iter().map(|n| n.n_stats).sum();
+    assert_eq!(tree.stats.len(), live_stats as usize);
+    assert!(tree.stats.len() < copy.stats.len() / 2);
+    assert_eq!((tree.edges.capacity(), tree.stats.capacity()), capacity);
     // Searching on gives the same tree as searching on without compacting.
-    pos.make_move(e.mv);
+    pos.make_move(mv);
     for t in [&mut tree, &mut copy] {
         search(t, &mut pos, &LevelledPriors, 300, 4, false).unwrap();
     }
@@ -172,9 +171,15 @@ fn selection_below_the_root_stops_at_the_first_untried_edge() {
             let edges = &tree.edges[a..b];
             assert!(edges.is_sorted_by(|x, y| x.prior >= y.prior), "{id}");
             let tried = nd.tried as usize;
-            assert!(edges[tried.min(edges.len())..]
-                .iter()
-                .all(|e| e.n + e.inflight == 0 && e.child == NONE));
+            // Every edge selection chose has its statistics; the edges beyond are unvisited.
+            assert!(
+                nd.n_stats as usize >= tried && nd.n_stats <= nd.n_edges,
+                "{id}"
+            );
+            assert!((a + tried.min(edges.len())..b).all(|j| {
+                let e = tree.stat(node, j);
+                e.n + e.inflight == 0 && e.child == NONE
+            }));
             for draw in [0.0, -0.3] {
                 assert_eq!(
                     tree.select_puct(node, draw),
