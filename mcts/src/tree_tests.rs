@@ -193,3 +193,40 @@ fn selection_below_the_root_stops_at_the_first_untried_edge() {
         assert!(compared > 100 && wide > 50, "{id}: {compared} {wide}");
     }
 }
+
+/// Statistics made as selection reaches further into a node, and moved when they grow, keep
+/// every visit: after searches of Hand and Ko Shogi in batches of eight (walks under way
+/// while a node's statistics move), each evaluated node's visits are its own evaluation plus
+/// its edges' visits, each walked edge has as many visits as the node it leads to, and no
+/// visit is left under way. A walk that found a moved edge's statistics at their old place
+/// would break the counts; the moves did happen (checked by the arena holding more
+/// statistics than the nodes use).
+#[test]
+fn moved_statistics_keep_every_visit() {
+    for id in ["hand-shogi", "ko-shogi"] {
+        let v = koma_rules::load_variant(id).unwrap();
+        let mut pos = Position::start(&v);
+        let mut tree = Tree::new(SearchConfig::default(), 9);
+        search(&mut tree, &mut pos, &LevelledPriors, 1500, 8, false).unwrap();
+        let used: u32 = tree.nodes.iter().map(|n| n.n_stats).sum();
+        assert!(
+            tree.stats.len() > used as usize,
+            "{id}: no statistics moved"
+        );
+        let mut checked = 0;
+        for (node, nd) in tree.nodes.iter().enumerate() {
+            let (s, t) = tree.stat_range(node as u32);
+            let stats = &tree.stats[s..t];
+            assert!(stats.iter().all(|e| e.inflight == 0), "{id}: node {node}");
+            for e in stats.iter().filter(|e| e.child != NONE) {
+                assert_eq!(e.n, tree.nodes[e.child as usize].n, "{id}: node {node}");
+            }
+            if nd.state == State::Expanded {
+                let below: u32 = stats.iter().map(|e| e.n).sum();
+                assert_eq!(nd.n, 1 + below, "{id}: node {node}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{id}: {checked}");
+    }
+}
