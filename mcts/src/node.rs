@@ -103,11 +103,11 @@ pub(crate) struct Node {
     pub(crate) net_value: f32,
     /// The evaluation's draw probability (weighted as the value is).
     pub(crate) net_draw: f32,
-    /// How many of the node's edges, counted from the first, selection has chosen: the edges
-    /// beyond are unvisited. Below the root the edges are sorted by prior, most likely first,
-    /// when the node is expanded, so no unvisited edge scores above the first of them and
-    /// selection reads no further (a wide node visited a few times costs a few edges, not
-    /// hundreds).
+    /// How many of the node's edges, counted from the first, selection may have chosen: the
+    /// edges beyond are unvisited. The edges are sorted by prior, most likely first, when the
+    /// node is expanded (under PUCT the root's again when its search begins, noise
+    /// included), so no unvisited edge scores above the first of them and selection reads
+    /// no further (a wide node visited a few times costs a few edges, not hundreds).
     pub(crate) tried: u32,
 }
 

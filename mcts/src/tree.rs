@@ -317,9 +317,7 @@ impl Tree {
                     };
                     path.push(e as u32);
                     let nd = &mut self.nodes[node as usize];
-                    if e == (nd.first_edge + nd.tried) as usize {
-                        nd.tried += 1;
-                    }
+                    nd.tried = nd.tried.max((e + 1) as u32 - nd.first_edge);
                     let s = self.make_stats(node, e);
                     last_stat = Some(s);
                     pos.make_move(self.edges[e].mv);
@@ -718,7 +716,7 @@ impl Tree {
     /// won position for the opponent, and the root is decided where every move now is. A
     /// move never visited has no child node: only its edge says it loses, which keeps
     /// selection and the choice of the move away from it.
-    fn mark_root_move_lost(&mut self, j: usize) {
+    pub(crate) fn mark_root_move_lost(&mut self, j: usize) {
         let s = self.walked(self.root, j);
         let child = self.stats[s].child;
         if child == NONE {
@@ -775,6 +773,38 @@ impl Tree {
             }
             self.noise_applied = true;
         }
+        if !self.cfg.gumbel {
+            self.order_root_by_prior();
+        }
+    }
+
+    /// Under PUCT, orders the root's edges by their prior (noise included), most likely
+    /// first, as every node below it is ordered at expansion, so that selection at the root
+    /// too reads no further than its first untried edge; `tried` then counts the edges up to
+    /// the last one visited. A stable order: equal priors keep the generation order. Only
+    /// while no walk is under way (a root just expanded, or a search beginning): the walks
+    /// find their edges by index.
+    fn order_root_by_prior(&mut self) {
+        let root = self.root;
+        let (a, b) = self.edge_range(root);
+        let (s, t) = self.stat_range(root);
+        debug_assert_eq!(t - s, b - a);
+        if !self.edges[a..b].is_sorted_by(|x, y| x.prior >= y.prior) {
+            let mut order: Vec<usize> = (a..b).collect();
+            order.sort_by(|&x, &y| {
+                let (px, py) = (self.edges[x].prior, self.edges[y].prior);
+                py.partial_cmp(&px).unwrap_or(Ordering::Equal)
+            });
+            let heads: Vec<Edge> = order.iter().map(|&j| self.edges[j]).collect();
+            let stats: Vec<EdgeStats> = order.iter().map(|&j| self.stats[s + j - a]).collect();
+            self.edges[a..b].copy_from_slice(&heads);
+            self.stats[s..t].copy_from_slice(&stats);
+        }
+        let tried = self.stats[s..t]
+            .iter()
+            .rposition(|st| st.n + st.inflight > 0)
+            .map_or(0, |i| i + 1);
+        self.nodes[root as usize].tried = tried as u32;
     }
 
     /// Gives the root only the edges of the allowed moves: copies of them (sharing their
@@ -848,17 +878,19 @@ impl Tree {
     pub(crate) fn select_puct(&self, node: u32, draw: f32) -> usize {
         let (a, end) = self.edge_range(node);
         let nd = &self.nodes[node as usize];
-        // Below the root, every edge beyond the first untried one is unvisited with no higher
-        // prior (sorted at expansion): it adds nothing to the sums, and with a non-negative
-        // exploration term it scores no higher than that one, which wins ties as the earlier.
-        let tried_end = if node == self.root {
-            end
-        } else {
-            end.min(a + nd.tried as usize + 1)
-        };
         let heads = &self.edges[a..end];
         let (s, t) = self.stat_range(node);
         let stats = &self.stats[s..t];
+        // Every edge beyond the first untried one is unvisited with no higher prior (sorted
+        // at expansion, the root when its search begins): it adds nothing to the sums, and
+        // with a non-negative exploration term it scores no higher than that one, which wins
+        // ties as the earlier. A root move proven lost before its first visit (by a
+        // refutation) is passed over, not stopped at.
+        let mut first_untried = nd.tried as usize;
+        while first_untried < stats.len() && stats[first_untried].proven == -1 {
+            first_untried += 1;
+        }
+        let tried_end = end.min(a + first_untried + 1);
         // Edges without statistics are unvisited: they add nothing to the sums.
         let mut parent_n = 0u32;
         let mut visited_mass = 0.0f32;

@@ -148,13 +148,13 @@ fn compaction_keeps_the_subtree_and_the_memory() {
     assert_eq!(x, y);
 }
 
-/// Below the root, selection reads the edges only up to the first untried one. After
-/// searches of Hand and Ko Shogi (batches of one and of eight, so virtual losses are
-/// under way too), every expanded node below the root has its edges sorted by prior, no
-/// visit beyond the tried ones, and selects the same edge as reading every edge. It fails
-/// with the stop one edge short, or without the sort.
+/// Selection reads the edges only up to the first untried one. After searches of Hand and
+/// Ko Shogi (batches of one and of eight, so virtual losses are under way too), every
+/// expanded node, the root too, has its edges sorted by prior, no visit beyond the tried
+/// ones, and selects the same edge as reading every edge. It fails with the stop one edge
+/// short, or without the sort.
 #[test]
-fn selection_below_the_root_stops_at_the_first_untried_edge() {
+fn selection_stops_at_the_first_untried_edge() {
     for (id, batch) in [("hand-shogi", 1), ("ko-shogi", 8)] {
         let v = koma_rules::load_variant(id).unwrap();
         let mut pos = Position::start(&v);
@@ -164,7 +164,7 @@ fn selection_below_the_root_stops_at_the_first_untried_edge() {
         let mut wide = 0;
         for node in 0..tree.nodes.len() as u32 {
             let nd = &tree.nodes[node as usize];
-            if node == tree.root || nd.state != State::Expanded {
+            if nd.state != State::Expanded {
                 continue;
             }
             let (a, b) = tree.edge_range(node);
@@ -229,4 +229,36 @@ fn moved_statistics_keep_every_visit() {
         }
         assert!(checked > 100, "{id}: {checked}");
     }
+}
+
+/// A root move proven lost before its first visit (a refutation marks it so) does not stop
+/// selection at the root: the unvisited moves after it are still read, and selection chooses
+/// as reading every edge does. It fails where the stop treats the lost move as the first
+/// untried one.
+#[test]
+fn selection_passes_over_a_root_move_lost_before_its_first_visit() {
+    let v = koma_rules::load_variant("hand-shogi").unwrap();
+    let mut passed_over = 0;
+    for sims in [1, 2, 3, 5, 8, 13, 21, 34, 55] {
+        let mut pos = Position::start(&v);
+        let mut tree = Tree::new(SearchConfig::default(), 4);
+        search(&mut tree, &mut pos, &LevelledPriors, sims, 1, false).unwrap();
+        let root = tree.root;
+        let (a, b) = tree.edge_range(root);
+        let lost = a + tree.nodes[root as usize].tried as usize;
+        if lost + 1 >= b {
+            continue;
+        }
+        tree.mark_root_move_lost(lost);
+        for draw in [0.0, -0.3] {
+            let chosen = tree.select_puct(root, draw);
+            assert_eq!(
+                chosen,
+                select_reading_every_edge(&tree, root, draw),
+                "{sims}"
+            );
+            passed_over += (chosen > lost) as usize;
+        }
+    }
+    assert!(passed_over > 0);
 }
