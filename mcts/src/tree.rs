@@ -562,7 +562,7 @@ impl Tree {
         }
         let j = self.chosen_root_edge()?;
         let mv = self.edges[j].mv;
-        let EdgeStats { n, proven, .. } = self.stats[self.walked(self.root, j)];
+        let EdgeStats { n, proven, .. } = self.stat(self.root, j);
         if n < min_visits || proven == -1 {
             return None;
         }
@@ -587,7 +587,7 @@ impl Tree {
         let Some(j) = (a..b).find(|&j| self.edges[j].mv == mv) else {
             return false;
         };
-        let st = self.stats[self.walked(self.root, j)];
+        let st = self.stat(self.root, j);
         if st.proven == -1 {
             return false;
         }
@@ -653,7 +653,7 @@ impl Tree {
             return;
         };
         let (a, b) = self.edge_range(self.root);
-        let st = |j: usize| &self.stats[self.walked(self.root, j)];
+        let st = |j: usize| self.stat(self.root, j);
         // The search's other moves in its order of preference: visits, then the prior.
         let mut others: Vec<usize> = (a..b)
             .filter(|&j| j != chosen && st(j).proven != -1)
@@ -683,7 +683,7 @@ impl Tree {
     /// `None` when the root has no move.
     pub(crate) fn chosen_root_edge(&self) -> Option<usize> {
         let (a, b) = self.edge_range(self.root);
-        let st = |j: usize| &self.stats[self.walked(self.root, j)];
+        let st = |j: usize| self.stat(self.root, j);
         if let Some(w) = self.root_win {
             if let Some(j) = (a..b).find(|&j| self.edges[j].mv == w) {
                 return Some(j);

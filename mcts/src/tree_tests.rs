@@ -5,7 +5,7 @@ use crate::config::SearchConfig;
 use crate::evaluator::{Evaluation, Evaluator};
 use crate::node::{EdgeStats, State, NONE};
 use crate::search::search;
-use crate::tree::Tree;
+use crate::tree::{Gathered, Tree};
 use koma_rules::{Move, Position};
 
 /// Priors from the move's text, on a few levels so that many moves tie: what a network's
@@ -261,4 +261,25 @@ fn selection_passes_over_a_root_move_lost_before_its_first_visit() {
         }
     }
     assert!(passed_over > 0);
+}
+
+/// A root whose evaluation is still out has its moves but no statistics yet: reading the
+/// search's result then (a front end reporting while the first batch is in the network)
+/// gives its moves with no visits, as before the statistics were made apart.
+#[test]
+fn a_root_waiting_for_its_evaluation_reads_as_unvisited() {
+    let v = koma_rules::load_variant("hand-shogi").unwrap();
+    let mut pos = Position::start(&v);
+    let mut tree = Tree::new(SearchConfig::default(), 6);
+    tree.begin(10, false);
+    let Gathered::Leaf(ticket, request) = tree.gather(&mut pos, &LevelledPriors) else {
+        panic!("the root is the first leaf");
+    };
+    let result = tree.result().expect("the root's moves are known");
+    assert_eq!(result.visits.len(), pos.legal_moves().len());
+    assert!(result.visits.iter().all(|&(_, n)| n == 0));
+    assert_eq!(tree.principal_variation(5), Vec::new());
+    let eval = LevelledPriors.evaluate(vec![request]).pop().unwrap();
+    tree.apply(ticket, eval);
+    assert_eq!(tree.root_visits(), 1);
 }
