@@ -807,9 +807,11 @@ impl Tree {
         self.nodes[root as usize].tried = tried as u32;
     }
 
-    /// Gives the root only the edges of the allowed moves: copies of them (sharing their
-    /// subtrees) at the end of the arena, so that walks under way through the old edges stay
-    /// valid.
+    /// Gives the root only the edges of the allowed moves: copies of them and of their
+    /// statistics (sharing their subtrees) at the end of the arenas, the old ones left to
+    /// compaction. Only while no walk is under way, as a root is prepared (when it is first
+    /// expanded, every other walk having stopped at it, or when a search begins): a walk
+    /// finds an edge's statistics through the node it leaves.
     fn apply_root_restriction(&mut self) {
         let Some(allowed) = &self.root_moves else {
             return;
