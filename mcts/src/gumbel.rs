@@ -46,48 +46,48 @@ fn considered_visits(m: usize, sims: usize) -> Vec<u32> {
 }
 
 impl GumbelRoot {
-    /// The state of a search of `budget` simulations over the root's `edges`, begun when
-    /// `root_sims` root simulations had started; `noisy` samples the Gumbel variables
+    /// The state of a search of `budget` simulations over the root's edges (their
+    /// `stats`), begun when `root_sims` root simulations had started; `noisy` samples the Gumbel variables
     /// (self-play), otherwise they are zero.
     pub(crate) fn new(
-        edges: &[EdgeStats],
+        stats: &[EdgeStats],
         cfg: &SearchConfig,
         budget: u32,
         root_sims: u32,
         noisy: bool,
         rng: &mut impl Rng,
     ) -> GumbelRoot {
-        let mut base = Vec::with_capacity(edges.len());
-        for e in edges {
+        let mut base = Vec::with_capacity(stats.len());
+        for e in stats {
             let logit = e.raw_prior.max(1e-12).ln();
             let g = if noisy { gumbel(rng) } else { 0.0 };
             base.push(logit + g);
         }
-        let m = cfg.gumbel_considered.min(edges.len()).max(1);
+        let m = cfg.gumbel_considered.min(stats.len()).max(1);
         GumbelRoot {
             base,
             schedule: considered_visits(m, budget as usize),
             offset: root_sims,
-            start_visits: edges.iter().map(|e| e.n).collect(),
+            start_visits: stats.iter().map(|e| e.n).collect(),
         }
     }
 
-    /// Index (among the root's `edges`) of the edge for the next simulation, the
+    /// Index (among the root's edges) of the edge for the next simulation, the
     /// `root_sims`-th: among moves whose visits (completed and under way) equal the
     /// schedule's count, the best by g + logit + sigma(completed Q).
     pub(crate) fn select(
         &self,
-        edges: &[EdgeStats],
+        stats: &[EdgeStats],
         root_sims: u32,
         net_value: f32,
         cfg: &SearchConfig,
     ) -> usize {
         let k = root_sims.saturating_sub(1 + self.offset) as usize;
-        let sigma = completed_sigma(edges, net_value, cfg);
+        let sigma = completed_sigma(stats, net_value, cfg);
         let target = self.schedule.get(k).copied();
         let mut best = None;
         let mut best_score = f32::NEG_INFINITY;
-        for (i, (e, s)) in edges.iter().zip(&sigma).enumerate() {
+        for (i, (e, s)) in stats.iter().zip(&sigma).enumerate() {
             let n = e.n + e.inflight - self.start_visits[i];
             if let Some(t) = target {
                 if n != t {
@@ -102,21 +102,21 @@ impl GumbelRoot {
         }
         // Past the schedule (more simulations than planned) or when every candidate is busy:
         // fall back to the best-scoring move among the most-visited.
-        best.unwrap_or_else(|| self.final_choice(edges, net_value, cfg))
+        best.unwrap_or_else(|| self.final_choice(stats, net_value, cfg))
     }
 
-    /// Index (among the root's `edges`) of the move to play: the best-scoring among the
+    /// Index (among the root's edges) of the move to play: the best-scoring among the
     /// moves most visited by this search.
     pub(crate) fn final_choice(
         &self,
-        edges: &[EdgeStats],
+        stats: &[EdgeStats],
         net_value: f32,
         cfg: &SearchConfig,
     ) -> usize {
-        let visits = |i: usize| edges[i].n - self.start_visits[i];
-        let max_n = (0..edges.len()).map(visits).max().unwrap_or(0);
-        let sigma = completed_sigma(edges, net_value, cfg);
-        (0..edges.len())
+        let visits = |i: usize| stats[i].n - self.start_visits[i];
+        let max_n = (0..stats.len()).map(visits).max().unwrap_or(0);
+        let sigma = completed_sigma(stats, net_value, cfg);
+        (0..stats.len())
             .filter(|&i| visits(i) == max_n)
             .max_by(|&x, &y| {
                 (self.base[x] + sigma[x])
@@ -131,11 +131,11 @@ impl GumbelRoot {
 /// mixed value estimate (from the root's `net_value`), a draw counting the configured draw
 /// score in both; values are rescaled to [0, 1] over the
 /// root's moves, then scaled by (c_visit + max visits) * c_scale.
-pub(crate) fn completed_sigma(edges: &[EdgeStats], net_value: f32, cfg: &SearchConfig) -> Vec<f32> {
-    let sum_n: u32 = edges.iter().map(|e| e.n).sum();
-    let max_n = edges.iter().map(|e| e.n).max().unwrap_or(0);
+pub(crate) fn completed_sigma(stats: &[EdgeStats], net_value: f32, cfg: &SearchConfig) -> Vec<f32> {
+    let sum_n: u32 = stats.iter().map(|e| e.n).sum();
+    let max_n = stats.iter().map(|e| e.n).max().unwrap_or(0);
     let (mut pq, mut p) = (0.0f32, 0.0f32);
-    for e in edges.iter().filter(|e| e.n > 0) {
+    for e in stats.iter().filter(|e| e.n > 0) {
         pq += e.raw_prior * e.q(cfg.draw_score).unwrap_or(0.0);
         p += e.raw_prior;
     }
@@ -145,7 +145,7 @@ pub(crate) fn completed_sigma(edges: &[EdgeStats], net_value: f32, cfg: &SearchC
     } else {
         v_net
     };
-    let q: Vec<f32> = edges
+    let q: Vec<f32> = stats
         .iter()
         .map(|e| e.q(cfg.draw_score).unwrap_or(v_mix))
         .collect();
@@ -157,11 +157,11 @@ pub(crate) fn completed_sigma(edges: &[EdgeStats], net_value: f32, cfg: &SearchC
         .collect()
 }
 
-/// The improved policy softmax(logit + sigma(completed Q)) over the root's `edges`: the Gumbel
-/// AlphaZero policy target.
-pub(crate) fn improved_policy(edges: &[EdgeStats], net_value: f32, cfg: &SearchConfig) -> Vec<f32> {
-    let sigma = completed_sigma(edges, net_value, cfg);
-    let z: Vec<f32> = edges
+/// The improved policy softmax(logit + sigma(completed Q)) over the root's edges (their
+/// `stats`): the Gumbel AlphaZero policy target.
+pub(crate) fn improved_policy(stats: &[EdgeStats], net_value: f32, cfg: &SearchConfig) -> Vec<f32> {
+    let sigma = completed_sigma(stats, net_value, cfg);
+    let z: Vec<f32> = stats
         .iter()
         .zip(&sigma)
         .map(|(e, s)| e.raw_prior.max(1e-12).ln() + s)

@@ -790,15 +790,20 @@ impl Tree {
         let (s, t) = self.stat_range(root);
         debug_assert_eq!(t - s, b - a);
         if !self.edges[a..b].is_sorted_by(|x, y| x.prior >= y.prior) {
-            let mut order: Vec<usize> = (a..b).collect();
-            order.sort_by(|&x, &y| {
-                let (px, py) = (self.edges[x].prior, self.edges[y].prior);
-                py.partial_cmp(&px).unwrap_or(Ordering::Equal)
-            });
-            let heads: Vec<Edge> = order.iter().map(|&j| self.edges[j]).collect();
-            let stats: Vec<EdgeStats> = order.iter().map(|&j| self.stats[s + j - a]).collect();
-            self.edges[a..b].copy_from_slice(&heads);
-            self.stats[s..t].copy_from_slice(&stats);
+            let mut pairs: Vec<(Edge, EdgeStats)> = self.edges[a..b]
+                .iter()
+                .copied()
+                .zip(self.stats[s..t].iter().copied())
+                .collect();
+            pairs
+                .sort_by(|(x, _), (y, _)| y.prior.partial_cmp(&x.prior).unwrap_or(Ordering::Equal));
+            for ((e, st), (pe, pst)) in self.edges[a..b]
+                .iter_mut()
+                .zip(&mut self.stats[s..t])
+                .zip(pairs)
+            {
+                (*e, *st) = (pe, pst);
+            }
         }
         let tried = self.stats[s..t]
             .iter()
@@ -980,7 +985,6 @@ impl Tree {
             if let State::Terminal(_) = self.nodes[child as usize].state {
                 self.nodes[child as usize].state = State::Expanded;
             }
-            self.make_all_stats(child);
             // Compact when the discarded part dominates, so long games stay small.
             if self.edges.len() > 20_000 {
                 self.compact();
@@ -1030,14 +1034,9 @@ impl Tree {
         }
         self.nodes.truncate(kept);
         ranges.sort_unstable();
-        let mut at = 0usize;
-        for &(first, len, node) in ranges.iter() {
-            let (first, len) = (first as usize, len as usize);
-            self.edges.copy_within(first..first + len, at);
-            self.nodes[node as usize].first_edge = at as u32;
-            at += len;
-        }
-        self.edges.truncate(at);
+        pack_blocks(&mut self.edges, ranges, |node, at, _| {
+            self.nodes[node as usize].first_edge = at;
+        });
         // The statistics the same way, their children renumbered.
         ranges.clear();
         for (node, n) in self.nodes.iter_mut().enumerate() {
@@ -1048,19 +1047,12 @@ impl Tree {
             }
         }
         ranges.sort_unstable();
-        let mut at = 0usize;
-        for &(first, len, node) in ranges.iter() {
-            let (first, len) = (first as usize, len as usize);
-            self.stats.copy_within(first..first + len, at);
-            for st in &mut self.stats[at..at + len] {
-                if st.child != NONE {
-                    st.child = map[st.child as usize];
-                }
+        pack_blocks(&mut self.stats, ranges, |node, at, block| {
+            for st in block.iter_mut().filter(|st| st.child != NONE) {
+                st.child = map[st.child as usize];
             }
-            self.nodes[node as usize].first_stat = at as u32;
-            at += len;
-        }
-        self.stats.truncate(at);
+            self.nodes[node as usize].first_stat = at;
+        });
         self.root = map[self.root as usize];
     }
 
@@ -1148,6 +1140,24 @@ impl Tree {
             w / n as f32
         }
     }
+}
+
+/// Moves the blocks of `arena` that `ranges` names (start, length, owning node; in the order
+/// they lie) down to its front, each kept together, and drops the rest; `placed` is told
+/// each block's node, new start and contents.
+fn pack_blocks<T: Copy>(
+    arena: &mut Vec<T>,
+    ranges: &[(u32, u32, u32)],
+    mut placed: impl FnMut(u32, u32, &mut [T]),
+) {
+    let mut at = 0usize;
+    for &(first, len, node) in ranges {
+        let (first, len) = (first as usize, len as usize);
+        arena.copy_within(first..first + len, at);
+        placed(node, at as u32, &mut arena[at..at + len]);
+        at += len;
+    }
+    arena.truncate(at);
 }
 
 /// The draw probability of a decided position of value `v`: proven results are wins (1),
