@@ -77,6 +77,8 @@ pub struct Tree {
     /// ranges.
     compact_map: Vec<u32>,
     compact_ranges: Vec<(u32, u32, u32)>,
+    /// [`Tree::gather`]'s buffer for a new leaf's legal moves.
+    leaf_moves: Vec<Move>,
 }
 
 /// Plies the root's proof-number mate search looks ahead.
@@ -107,6 +109,7 @@ impl Tree {
             tactics: Tactics::default(),
             compact_map: Vec::new(),
             compact_ranges: Vec::new(),
+            leaf_moves: Vec::new(),
         };
         t.clear();
         t
@@ -335,7 +338,27 @@ impl Tree {
         if node == self.root {
             self.root_sims += 1;
         }
-        let moves = pos.legal_moves();
+        // One buffer for every leaf's moves: a leaf of the large boards has some 250, and a
+        // new vector each time cost an allocation and, past 256, a reallocation.
+        let mut moves = std::mem::take(&mut self.leaf_moves);
+        pos.legal_moves_into(&mut moves);
+        let gathered = self.leaf(pos, path, node, last_stat, eval, &moves);
+        self.leaf_moves = moves;
+        gathered
+    }
+
+    /// The end of [`Tree::gather`] at the new node `node`, reached by `path` (its last
+    /// edge's statistics at `last_stat`), whose legal moves are `moves`: a decided position
+    /// is backed up, any other made a pending leaf.
+    fn leaf<E: Evaluator>(
+        &mut self,
+        pos: &mut Position,
+        path: Vec<u32>,
+        node: u32,
+        last_stat: Option<usize>,
+        eval: &E,
+        moves: &[Move],
+    ) -> Gathered<E::Request> {
         if let Some(o) = pos.outcome_given(moves.is_empty()) {
             let v = terminal_value(o, pos);
             self.set_terminal(node, last_stat, v);
@@ -344,7 +367,7 @@ impl Tree {
         }
         if self.cfg.mate_check {
             let mut budget = Budget::new(self.cfg.mate_budget);
-            if let Some(win) = pos.forced_win(&moves, self.cfg.mate_plies, &mut budget) {
+            if let Some(win) = pos.forced_win(moves, self.cfg.mate_plies, &mut budget) {
                 if node == self.root {
                     self.root_win = Some(win);
                 } else {
@@ -370,12 +393,12 @@ impl Tree {
             if depth == 0 {
                 values.balance_about(pos, side, centre)
             } else {
-                values.quick_balance_about(pos, &moves, centre)
+                values.quick_balance_about(pos, moves, centre)
             }
         } else {
             0.0
         };
-        let request = eval.prepare(pos, &moves);
+        let request = eval.prepare(pos, moves);
         let first = self.edges.len() as u32;
         self.edges
             .extend(moves.iter().map(|&mv| Edge { mv, prior: 0.0 }));
