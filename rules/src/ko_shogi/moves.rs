@@ -74,7 +74,11 @@ impl KoShogi {
     pub(crate) fn generate(&self, pos: &Position, us: Color, out: &mut Vec<Move>) {
         let ctx = self.context(pos, us);
         pos.for_each_piece(Side::Of(us), |from, p| {
-            self.generate_piece(pos, &ctx, from, p, out)
+            if self.table_kinds.contains(p.kind()) && !ctx.holds(from) {
+                pos.generate_kind_from(from, p, out)
+            } else {
+                self.generate_piece(pos, &ctx, from, p, out)
+            }
         });
     }
 

@@ -70,6 +70,9 @@ pub(crate) struct Kinds {
 #[derive(Debug, Clone)]
 pub struct KoShogi {
     pub(crate) roles: Vec<Role>,
+    /// The kinds whose role is [`Role::Table`]: most of a side's pieces, whose generation
+    /// skips the dispatch on the role.
+    pub(crate) table_kinds: KindSet,
     pub(crate) k: Kinds,
     /// TP, SM, FG, IL: they capture by displacement only one another (§4.3).
     pub(crate) priest_family: KindSet,
@@ -212,8 +215,15 @@ impl KoShogi {
             }
         }
         let d = |df: i32, dr: i32| geometry.delta(df, dr);
+        let mut table_kinds = KindSet::default();
+        for (kind, role) in roles.iter().enumerate() {
+            if matches!(role, Role::Table) {
+                table_kinds.insert(PieceKind(kind as u8));
+            }
+        }
         Ok(KoShogi {
             roles,
+            table_kinds,
             priest_family: set(&["TP", "SM", "FG", "IL"])?,
             needs_priest: set(&["DR", "BN"])?,
             command_victims: set(&["G", "GV", "MT", "BN", "DR"])?,
