@@ -37,6 +37,11 @@ pub struct PieceValues {
     /// Per colour and piece code: the value of that code where it is a piece of the colour,
     /// else 0 ([`PieceValues::capture_value`]'s victims).
     victim: Box<[[u32; 256]; 2]>,
+    /// Per kind: the rank of its value among the variant's distinct values, most valuable
+    /// first (equal values share a rank), by which the estimate orders a side's pieces.
+    value_rank: Vec<u8>,
+    /// The distinct values, most valuable first: the value of each rank.
+    rank_value: Vec<u32>,
 }
 
 impl PieceValues {
@@ -85,7 +90,16 @@ impl PieceValues {
                 }
             }
         }
+        let mut distinct = values.clone();
+        distinct.sort_unstable_by(|a, b| b.cmp(a));
+        distinct.dedup();
+        let value_rank = values
+            .iter()
+            .map(|v| distinct.partition_point(|d| d > v) as u8)
+            .collect();
         PieceValues {
+            rank_value: distinct,
+            value_rank,
             values,
             scale: 4.0 * mean.max(1.0),
             max_promotion_gain,
@@ -257,7 +271,8 @@ impl PieceValues {
         s.complex.clear();
         pos.for_each_piece(Side::Any, |sq, p| {
             if p.color() == us {
-                s.ours.push(OurPiece::key(self.value(p.kind()), sq));
+                s.ours
+                    .push(OurPiece::key(self.value_rank[p.kind().index()], sq));
             } else {
                 s.theirs.push(sq);
                 if complex_kinds.contains(p) {
@@ -267,7 +282,7 @@ impl PieceValues {
             board += self.board_material(p, us);
         });
         let stand = board + self.hand_difference(pos, us);
-        s.ours.sort_unstable();
+        self.sort_ours(s);
         // Which of our pieces the opponent attacks after each capture, found without testing
         // every piece again (see `crate::exposure`).
         let exposure = &mut s.exposure;
@@ -332,7 +347,8 @@ impl PieceValues {
                     }
                 }
                 for &key in &s.ours {
-                    let (value, sq) = OurPiece::read(key);
+                    let (rank, sq) = OurPiece::read(key);
+                    let value = i64::from(self.rank_value[rank]);
                     let is_mover = Some(sq) == moved;
                     if is_mover && (mover_first || mover.is_none()) {
                         continue;
@@ -709,6 +725,9 @@ struct QuickScratch {
     captures: Vec<(i64, bool, Move)>,
     /// Our pieces as [`OurPiece`] keys.
     ours: Vec<u64>,
+    /// [`PieceValues::sort_ours`]'s buffers: where each rank starts, and the sorted keys.
+    rank_starts: Vec<u32>,
+    sorted: Vec<u64>,
     /// The opponent's pieces, in board order.
     theirs: Vec<crate::square::Square>,
     complex: Vec<crate::square::Square>,
@@ -723,15 +742,46 @@ struct QuickScratch {
 struct OurPiece;
 
 impl OurPiece {
-    fn key(value: u32, sq: crate::square::Square) -> u64 {
-        (u64::from(!value) << 32) | u64::from(sq.0)
+    fn key(rank: u8, sq: crate::square::Square) -> u64 {
+        (u64::from(rank) << 32) | u64::from(sq.0)
     }
 
-    fn read(key: u64) -> (i64, crate::square::Square) {
-        (
-            i64::from(!((key >> 32) as u32)),
-            crate::square::Square(key as u16),
-        )
+    /// The rank of the piece's value ([`PieceValues::value_rank`]) and its square.
+    fn read(key: u64) -> (usize, crate::square::Square) {
+        ((key >> 32) as usize, crate::square::Square(key as u16))
+    }
+}
+
+/// Lists of our pieces longer than this are ordered by a counting sort on their values' ranks;
+/// shorter ones by comparisons, which cost less there.
+const COUNTING_SORT_FROM: usize = 48;
+
+impl PieceValues {
+    /// Orders `s.ours` (our pieces, in board order) by their keys: most valuable first, equal
+    /// values in board order.
+    fn sort_ours(&self, s: &mut QuickScratch) {
+        if s.ours.len() < COUNTING_SORT_FROM {
+            s.ours.sort_unstable();
+            return;
+        }
+        // The pieces came in board order, which is the keys' order within a rank.
+        s.rank_starts.clear();
+        s.rank_starts.resize(self.rank_value.len() + 1, 0);
+        for &key in &s.ours {
+            s.rank_starts[OurPiece::read(key).0 + 1] += 1;
+        }
+        for i in 1..s.rank_starts.len() {
+            s.rank_starts[i] += s.rank_starts[i - 1];
+        }
+        s.sorted.clear();
+        s.sorted.resize(s.ours.len(), 0);
+        for &key in &s.ours {
+            let slot = &mut s.rank_starts[OurPiece::read(key).0];
+            s.sorted[*slot as usize] = key;
+            *slot += 1;
+        }
+        std::mem::swap(&mut s.ours, &mut s.sorted);
+        debug_assert!(s.ours.is_sorted());
     }
 }
 
@@ -790,6 +840,35 @@ mod tests {
     /// Every variant's pieces are valued by their mobility, Ko Shogi's too, though it has no
     /// royal kind to set the measuring position up with: a queen-like millenary is worth more
     /// than the king-stepping general, which is worth more than a pawn.
+    /// The counting sort of our pieces gives the order a comparison sort of their keys
+    /// gives, on every variant's positions, the long lists (those it sorts) included.
+    #[test]
+    fn our_pieces_are_ordered_as_their_keys() {
+        let mut long = 0;
+        for id in crate::variant::builtin_ids() {
+            let v = load_variant(id).unwrap();
+            let t = PieceValues::new(&v);
+            let mut s = QuickScratch::default();
+            random_positions(id, 4, |pos, _| {
+                for us in Color::ALL {
+                    s.ours.clear();
+                    pos.for_each_piece(Side::Of(us), |sq, p| {
+                        s.ours
+                            .push(OurPiece::key(t.value_rank[p.kind().index()], sq));
+                        let (rank, _) = OurPiece::read(*s.ours.last().unwrap());
+                        assert_eq!(t.rank_value[rank], t.value(p.kind()), "{id}");
+                    });
+                    long += usize::from(s.ours.len() >= COUNTING_SORT_FROM);
+                    let mut expected = s.ours.clone();
+                    expected.sort_unstable();
+                    t.sort_ours(&mut s);
+                    assert_eq!(s.ours, expected, "{id}");
+                }
+            });
+        }
+        assert!(long > 20, "{long} long lists");
+    }
+
     #[test]
     fn every_variant_values_its_pieces_by_mobility() {
         for id in crate::variant::builtin_ids() {
