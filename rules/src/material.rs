@@ -837,9 +837,6 @@ mod tests {
         }
     }
 
-    /// Every variant's pieces are valued by their mobility, Ko Shogi's too, though it has no
-    /// royal kind to set the measuring position up with: a queen-like millenary is worth more
-    /// than the king-stepping general, which is worth more than a pawn.
     /// The counting sort of our pieces gives the order a comparison sort of their keys
     /// gives, on every variant's positions, the long lists (those it sorts) included.
     #[test]
@@ -869,6 +866,9 @@ mod tests {
         assert!(long > 20, "{long} long lists");
     }
 
+    /// Every variant's pieces are valued by their mobility, Ko Shogi's too, though it has no
+    /// royal kind to set the measuring position up with: a queen-like millenary is worth more
+    /// than the king-stepping general, which is worth more than a pawn.
     #[test]
     fn every_variant_values_its_pieces_by_mobility() {
         for id in crate::variant::builtin_ids() {
