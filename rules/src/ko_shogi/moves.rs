@@ -127,8 +127,9 @@ impl KoShogi {
             }
             Role::Priest { double } => self.priest_moves(pos, from, p, *double, out),
             Role::Shooter(s) => {
+                let start = out.len();
                 pos.generate_kind_from(from, p, out);
-                self.shots(pos, ctx, from, p, s, out);
+                self.shots(pos, ctx, from, p, s, start, out);
             }
             Role::Double { cavalry } => self.double_moves(pos, from, p, *cavalry, out),
             Role::Thunderclap => self.thunderclap_moves(pos, from, p, out),

@@ -30,7 +30,9 @@ const MAX_TARGETS: usize = 8 * 7;
 
 impl KoShogi {
     /// Appends the shooting moves of the shooter `p` on `from`: for each square its table
-    /// reaches without capturing, every set of shots it may fire from there.
+    /// reaches without capturing, every set of shots it may fire from there. Its table's
+    /// moves are `out[start..]`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn shots(
         &self,
         pos: &Position,
@@ -38,9 +40,28 @@ impl KoShogi {
         from: Square,
         p: Piece,
         s: &Shooter,
+        start: usize,
         out: &mut Vec<Move>,
     ) {
         let table = &pos.variant.piece(p.kind()).moves[p.color().index()];
+        if !table.may_repeat {
+            // A table that cannot give a move twice gives each square it reaches without
+            // capturing once, in the order of its entries (twice in a row where the
+            // promotion is open): those moves' ends are where it lands, in the order the
+            // walk of its entries below finds them.
+            let end = out.len();
+            let mut last = None;
+            for i in start..end {
+                let m = out[i];
+                let to = m.to();
+                if m.has_kills() || !pos.board[to.index()].is_empty() || last == Some(to) {
+                    continue;
+                }
+                last = Some(to);
+                self.shots_from(pos, ctx, from, to, p, s, out);
+            }
+            return;
+        }
         let f = from.0 as i32;
         for l in table.leaps.iter().filter(|l| l.m) {
             let t = f + l.delta;
