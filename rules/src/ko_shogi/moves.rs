@@ -74,7 +74,10 @@ impl KoShogi {
     pub(crate) fn generate(&self, pos: &Position, us: Color, out: &mut Vec<Move>) {
         let ctx = self.context(pos, us);
         pos.for_each_piece(Side::Of(us), |from, p| {
-            if self.table_kinds.contains(p.kind()) && !ctx.holds(from) {
+            if ctx.holds(from) {
+                return;
+            }
+            if self.table_kinds.contains(p.kind()) {
                 pos.generate_kind_from(from, p, out)
             } else {
                 self.generate_piece(pos, &ctx, from, p, out)
@@ -91,13 +94,15 @@ impl KoShogi {
         debug_assert_eq!(us, pos.side_to_move(), "captures of the side to move");
         let ctx = self.context(pos, us);
         pos.for_each_piece(Side::Of(us), |from, p| {
-            match &self.roles[p.kind().index()] {
-                Role::Table if !ctx.holds(from) => pos.generate_kind_captures_from(from, p, out),
-                _ => {
-                    let start = out.len();
-                    self.generate_piece(pos, &ctx, from, p, out);
-                    pos.keep_captures(out, start);
-                }
+            if ctx.holds(from) {
+                return;
+            }
+            if self.table_kinds.contains(p.kind()) {
+                pos.generate_kind_captures_from(from, p, out)
+            } else {
+                let start = out.len();
+                self.generate_piece(pos, &ctx, from, p, out);
+                pos.keep_captures(out, start);
             }
         });
     }
