@@ -7,6 +7,11 @@
 //! operation, which on a small network at play's batches is as large as the convolutions.
 //! On an Intel host libtorch's bf16 ran slower than its fp32. So `auto` runs the network
 //! itself every way on a batch of positions and keeps the fastest.
+//!
+//! The batch matters as much as the CPU. On an Intel host with AMX, Hand Shogi's 3 x 24
+//! network made 14,200 positions a second in the fp32 loops and 11,300 in libtorch's bf16
+//! at a batch of 16, but 13,900 against 17,000 at self-play's 64: so a model is timed at
+//! the batch it will serve, and each batch size gets its own decision.
 
 use crate::Precision;
 use std::collections::HashMap;
@@ -17,24 +22,34 @@ use std::sync::Mutex;
 /// with fp32 over bf16, which costs a little accuracy.
 const MARGIN: f64 = 0.9;
 
-/// Positions in the probe's batch: between play's batches of 8 and self-play's of 64 and
-/// more, since a model serves whichever it is loaded for.
-pub(crate) const BATCH: usize = 16;
+/// Positions in the probe's batch when the caller does not know what it will serve: between
+/// play's batches of 8 and self-play's of 64 and more.
+pub(crate) const DEFAULT_BATCH: usize = 16;
 
-/// Decisions so far, by variant and network shape.
+/// The largest batch the probe times: beyond it the curves measured so far are flat or
+/// falling, and the probe's own cost grows with the batch.
+const MAX_BATCH: usize = 128;
+
+/// The batch the probe times for a caller that expects batches of `expected` positions.
+pub(crate) fn probe_batch(expected: usize) -> usize {
+    expected.clamp(1, MAX_BATCH)
+}
+
+/// Decisions so far, by variant, network shape and batch.
 static DECIDED: Mutex<Option<HashMap<String, (Precision, bool)>>> = Mutex::new(None);
 
 /// The fastest way to run a network (the trunk's format, and whether in the loops) among
 /// libtorch in `tensors` and the loops in fp32 and, with `bf16_loops`, bf16. `time` prepares
-/// the network one way and returns its time for a batch of [`BATCH`] positions. Measured on
-/// first use for `key` (the variant and network shape), then remembered.
+/// the network one way and returns its time for a batch of `batch` positions. Measured on
+/// first use for `key` (the variant and network shape) and `batch`, then remembered.
 pub(crate) fn fastest(
     key: String,
+    batch: usize,
     tensors: Precision,
     bf16_loops: bool,
     mut time: impl FnMut(Precision, bool) -> f64,
 ) -> (Precision, bool) {
-    let key = format!("{key} {tensors:?}");
+    let key = format!("{key} {tensors:?}, batch {batch}");
     // The lock is held while the probe runs: models loaded at once on several threads (the
     // ladder's matches side by side) wait for one decision instead of each timing its own,
     // which on a busy machine could differ from thread to thread.
@@ -51,7 +66,7 @@ pub(crate) fn fastest(
         tensors_us = format!("{tensors_us:.0}"),
         loops_fp32_us = format!("{fp32_us:.0}"),
         loops_bf16_us = bf16_us.map_or("-".into(), |b| format!("{b:.0}")),
-        "inference probe ({key}, batch {BATCH}): {} {:?} chosen",
+        "inference probe ({key}): {} {:?} chosen",
         if choice.1 { "loops" } else { "libtorch" },
         choice.0
     );
@@ -81,6 +96,13 @@ fn choose(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_probe_times_the_batch_asked_within_its_bounds() {
+        assert_eq!(probe_batch(64), 64);
+        assert_eq!(probe_batch(0), 1);
+        assert_eq!(probe_batch(256), MAX_BATCH);
+    }
 
     #[test]
     fn a_way_wins_only_by_the_margin() {

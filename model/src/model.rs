@@ -136,19 +136,28 @@ impl Model {
     /// through libtorch (in the format its own probe picks) and through koma's loops in
     /// fp32 and, where the CPU has AVX512-BF16, bf16 ([`crate::loops_probe`]), and keeps the
     /// fastest, since which wins depends on the board, the batch and the CPU. Returns how
-    /// the model now runs.
+    /// the model now runs. The probe times a batch of 16 positions, between play's batches
+    /// and self-play's; a caller that knows its batches uses [`Model::prepare_to_play_at`].
     pub fn prepare_to_play(&mut self, choice: PrecisionChoice) -> Inference {
+        self.prepare_to_play_at(choice, crate::loops_probe::DEFAULT_BATCH)
+    }
+
+    /// [`Model::prepare_to_play`] for a model that will evaluate batches of about `batch`
+    /// positions (a self-play evaluator's), the batch `auto` then times.
+    pub fn prepare_to_play_at(&mut self, choice: PrecisionChoice, batch: usize) -> Inference {
         let device = self.device();
         let precision = choice.resolve(device);
         if choice == PrecisionChoice::Auto && self.loops_possible(Precision::Fp32) {
             let key = format!("{} {:?}", self.meta.variant, self.meta.arch);
             let bf16_loops = self.loops_possible(Precision::Bf16);
-            let requests = self.probe_requests(crate::loops_probe::BATCH);
+            let batch = crate::loops_probe::probe_batch(batch);
+            let requests = self.probe_requests(batch);
             let refs: Vec<&Request> = requests.iter().collect();
-            let (p, loops) = crate::loops_probe::fastest(key, precision, bf16_loops, |p, loops| {
-                self.prepare_inference(p, loops);
-                self.fastest_pass_us(&refs)
-            });
+            let (p, loops) =
+                crate::loops_probe::fastest(key, batch, precision, bf16_loops, |p, loops| {
+                    self.prepare_inference(p, loops);
+                    self.fastest_pass_us(&refs)
+                });
             self.prepare_inference(p, loops);
         } else {
             self.optimize_for_inference(precision);

@@ -423,12 +423,12 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         Model::new(&v, &cfg.model, device)
     };
     // The network as self-play runs it: batch normalisation folded, the trunk in the
-    // configured precision or koma's fp32 loops, whichever measured faster; the reference is
-    // the same network in plain fp32. Seeded, so that the copies of a pool of evaluators hold
-    // the same weights.
+    // configured precision or koma's fp32 loops, whichever measured faster at an evaluator's
+    // batch; the reference is the same network in plain fp32. Seeded, so that the copies of a
+    // pool of evaluators hold the same weights.
     let fast_model = || {
         let mut m = seeded();
-        m.prepare_to_play(choice);
+        m.prepare_to_play_at(choice, cfg.selfplay.evaluator_batch());
         m
     };
     let batch = cfg.selfplay.workers.max(1) * cfg.selfplay.games_per_worker;

@@ -148,7 +148,7 @@ pub fn run(
     let mut fast = Model::new(v, &cfg.model, Device::Cpu);
     let choice = cfg.precision_choice().unwrap_or_default();
     let precision = choice.resolve(Device::Cpu);
-    let inference = fast.prepare_to_play(choice);
+    let inference = fast.prepare_to_play_at(choice, sp.evaluator_batch());
     let network = network_us(&fast, &requests, batch, slice);
     let (stem_us, trunk) = {
         let refs: Vec<&Request> = requests.iter().take(batch).collect();

@@ -20,6 +20,9 @@ pub struct Placement {
     /// The number format of inference, as configured (`auto` is resolved per model load:
     /// [`koma_model::Model::prepare_to_play`]).
     pub precision: PrecisionChoice,
+    /// The batch an evaluator usually runs, which `auto` times
+    /// ([`koma_selfplay::SelfplayConfig::evaluator_batch`]).
+    pub batch: usize,
 }
 
 /// `copies` loads of a published model, one for each evaluator thread: its weights
@@ -40,7 +43,7 @@ fn load_published(
                     key: l.key.clone(),
                     reason: e.to_string(),
                 })?;
-            m.prepare_to_play(at.precision);
+            m.prepare_to_play_at(at.precision, at.batch);
             Ok(m)
         })
         .collect()

@@ -35,11 +35,12 @@ impl SelfplayRig {
         device: Device,
     ) -> anyhow::Result<Option<SelfplayRig>> {
         let cache = opts.run_dir.join("cache").join(&opts.worker_prefix);
+        let sp = opts.selfplay();
         let at = Placement {
             device,
             precision: opts.config.precision_choice()?,
+            batch: sp.evaluator_batch(),
         };
-        let sp = opts.selfplay();
         let evaluators = sp.evaluator_threads();
         let Some(models) = newest_model(&store, &cache, opts, at, evaluators)? else {
             return Ok(None);
