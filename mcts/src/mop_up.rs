@@ -12,7 +12,7 @@
 //! the royal, is worth `weight` times its value, and it gains nothing by standing beside the
 //! royal, where the royal itself could take it.
 
-use koma_rules::{Color, PieceValues, Position};
+use koma_rules::{Color, CommandRole, PieceValues, Position};
 
 /// How far ahead (in mean piece values, as material adjudication counts) a side must stand at
 /// the root for the term to count: below it the game is not won, and the search should look
@@ -24,7 +24,7 @@ pub(crate) const MOP_UP_LEAD: f32 = 3.0;
 pub(crate) struct MopUp {
     leader: Color,
     root: f32,
-    /// The other side's royal pieces on the board at the root.
+    /// The other side's commanding pieces (objective and reserve) on the board at the root.
     root_royals: usize,
     weight: f32,
 }
@@ -59,9 +59,9 @@ impl MopUp {
     /// What the leader's approach since the root is worth to `side` at `leaf`, in value units
     /// (added to `side`'s material difference): positive for the leader, negative for the
     /// side it closes in on.
-    /// A leaf where a royal piece has been taken is measured to the royals left, which may
-    /// stand farther off: there the approach counts no loss, so taking a royal is never a step
-    /// back. Not rounded: a one-square step of a small piece is worth less than a value unit
+    /// A leaf where a commanding piece has been taken is measured to the objectives left,
+    /// which may stand farther off (in Ko Shogi, once the general falls, the middle troop and
+    /// banners): there the approach counts no loss, so taking one is never a step back. Not rounded: a one-square step of a small piece is worth less than a value unit
     /// on a large board, and would otherwise count nothing.
     pub(crate) fn leaf_term(&self, leaf: &Position, values: &PieceValues, side: Color) -> f32 {
         let (approach, royals) = approach(leaf, values, self.leader);
@@ -82,27 +82,41 @@ impl MopUp {
 /// king's-move distance to the nearest enemy royal piece (2 when nearer: a piece beside the
 /// royal gains nothing over one a square away, so nothing is won by putting it where the royal
 /// takes it) and R the largest such distance the board allows. 0 when the other side has no
-/// royal piece on the board. With it, the number of the other side's royal pieces on the board.
-/// "Royal" here is what removing wins ([`koma_rules::Variant::is_objective_kind`]): in Ko
-/// Shogi, which has no royal kind, the general and the governor.
+/// royal piece on the board. With it, the number of the other side's commanding pieces on the
+/// board (objective and reserve, [`Position::command_role`]).
+/// "Royal" here is what removing wins now ([`CommandRole::Objective`]): in Ko Shogi, which has
+/// no royal kind, the general and the governor, and once both have fallen the middle troop and
+/// banners. The leader's own commanding pieces are not sent in.
 pub(crate) fn approach(pos: &Position, values: &PieceValues, leader: Color) -> (f32, usize) {
+    const MOST_ROYALS: usize = 8;
     let v = pos.variant();
     let g = &v.geometry;
     let far = (g.files().max(g.ranks()) as i32 - 1).max(3);
-    let mut royals: [(i32, i32); 4] = [(0, 0); 4];
+    let mut royals: [(i32, i32); MOST_ROYALS] = [(0, 0); MOST_ROYALS];
     let mut n_royals = 0;
+    let mut commanders = 0;
     let at = |sq| (g.file_of(sq) as i32, g.rank_of(sq) as i32);
     if let Some(sq) = pos.royal_square(leader.opposite()) {
         // One royal piece, whose square the position keeps: no walk of the board.
         royals[0] = at(sq);
         n_royals = 1;
+        commanders = 1;
     } else {
         for &sq in g.squares() {
             let p = pos.piece_at(sq);
-            if p.is_piece() && p.color() != leader && v.is_objective_kind(p.kind()) && n_royals < 4
-            {
-                royals[n_royals] = at(sq);
-                n_royals += 1;
+            if !p.is_piece() || p.color() == leader {
+                continue;
+            }
+            match pos.command_role(p) {
+                CommandRole::None => {}
+                CommandRole::Reserve => commanders += 1,
+                CommandRole::Objective => {
+                    commanders += 1;
+                    if n_royals < MOST_ROYALS {
+                        royals[n_royals] = at(sq);
+                        n_royals += 1;
+                    }
+                }
             }
         }
     }
@@ -113,7 +127,7 @@ pub(crate) fn approach(pos: &Position, values: &PieceValues, leader: Color) -> (
     let mut sum = 0.0f32;
     for &sq in g.squares() {
         let p = pos.piece_at(sq);
-        if !p.is_piece() || p.color() != leader || v.is_objective_kind(p.kind()) {
+        if !p.is_piece() || p.color() != leader || pos.command_role(p) != CommandRole::None {
             continue;
         }
         let (f, r) = (g.file_of(sq) as i32, g.rank_of(sq) as i32);
@@ -125,7 +139,7 @@ pub(crate) fn approach(pos: &Position, values: &PieceValues, leader: Color) -> (
             .clamp(2, far);
         sum += values.value(p.kind()) as f32 * (far - d) as f32 / (far - 2) as f32;
     }
-    (sum, n_royals)
+    (sum, commanders)
 }
 
 #[cfg(test)]
@@ -180,7 +194,16 @@ mod tests {
         let values = PieceValues::new(&v);
         let start = Position::start(&v);
         let (sum, commanders) = approach(&start, &values, Color::Black);
-        assert_eq!(commanders, 1, "White's general");
+        let reserve = v
+            .geometry
+            .squares()
+            .iter()
+            .map(|&sq| start.piece_at(sq))
+            .filter(|&p| p.is_piece() && p.color() == Color::White)
+            .filter(|&p| start.command_role(p) == CommandRole::Reserve)
+            .count();
+        assert!(reserve >= 2, "a middle troop and a banner at the start");
+        assert_eq!(commanders, 1 + reserve, "White's general and its reserve");
         assert!(sum > 0.0, "{sum}");
         // Black's own general counts nothing, wherever it stands: brought from its first rank
         // to the middle of the board, the approach stays that of the millenary alone.
@@ -196,11 +219,65 @@ mod tests {
             approach(&near, &values, Color::Black),
             approach(&far, &values, Color::Black)
         );
+        let piece = |id: &str, c: Color| koma_rules::Piece::new(v.kind_by_id(id).unwrap(), c);
+        assert_eq!(
+            start.command_role(piece("MT", Color::White)),
+            CommandRole::Reserve
+        );
+        assert_eq!(
+            start.command_role(piece("G", Color::White)),
+            CommandRole::Objective
+        );
         assert!(v.is_objective_kind(v.kind_by_id("G").unwrap()));
         assert!(v.is_objective_kind(v.kind_by_id("GV").unwrap()));
         let objectives = (0..v.num_kinds())
             .filter(|&k| v.is_objective_kind(koma_rules::PieceKind(k as u8)))
             .count();
         assert_eq!(objectives, 2);
+    }
+
+    /// Once the general has fallen, a Ko Shogi side commands on through its middle troop and
+    /// banner: the term aims at them, and taking the general is never counted a step back.
+    #[test]
+    fn in_ko_shogi_the_approach_turns_to_the_troop_and_banner_once_the_general_falls() {
+        let v = load_variant("ko-shogi").unwrap();
+        let values = PieceValues::new(&v);
+        // White: general on the top rank, middle troop and banner near the bottom-left corner;
+        // Black: its general in the bottom-right corner, and a millenary.
+        let with = |ranks: &[(usize, &str)]| {
+            let mut rows = vec!["19"; 19];
+            rows[17] = "(mt)(bn)17";
+            rows[18] = "18(G)";
+            for &(r, text) in ranks {
+                rows[r] = text;
+            }
+            Position::from_text(&v, &format!("{} b -", rows.join("/"))).unwrap()
+        };
+        // The millenary next to White's general, which it then takes.
+        let root = with(&[(0, "9(g)9"), (1, "9(MI)9")]);
+        let taken = with(&[(0, "9(MI)9")]);
+        let troop = v.kind_by_id("MT").unwrap();
+        let mt = koma_rules::Piece::new(troop, Color::White);
+        assert_eq!(root.command_role(mt), CommandRole::Reserve);
+        assert_eq!(taken.command_role(mt), CommandRole::Objective);
+        let (near_general, at_root) = approach(&root, &values, Color::Black);
+        let (to_troop, after) = approach(&taken, &values, Color::Black);
+        assert_eq!(
+            (at_root, after),
+            (3, 2),
+            "general, troop and banner; then two"
+        );
+        // The millenary stands by the general at the root and far from the troop after it.
+        assert!(
+            to_troop > 0.0 && to_troop < near_general,
+            "{to_troop} {near_general}"
+        );
+        let lead = (4.0 * values.mean_value()) as i64;
+        let m = MopUp::at_root(&root, &values, lead, 2.0).unwrap();
+        assert_eq!(m.leaf_term(&taken, &values, Color::Black), 0.0);
+        // With the general gone at the root, coming nearer the troop counts.
+        let nearer = with(&[(12, "3(MI)15")]);
+        let m = MopUp::at_root(&taken, &values, lead, 2.0).unwrap();
+        assert!(m.leaf_term(&nearer, &values, Color::Black) > 0.0);
     }
 }

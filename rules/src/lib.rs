@@ -20,6 +20,7 @@ mod board_scan_tests;
 pub mod burning;
 pub mod checks;
 pub mod color;
+pub mod command_role;
 pub mod counters;
 pub mod diagram;
 mod exposure;
@@ -51,6 +52,7 @@ pub mod zobrist;
 
 pub use checks::Checks;
 pub use color::Color;
+pub use command_role::CommandRole;
 pub use diagram::{Diagram, How};
 pub use fen::PositionTextError;
 pub use geometry::Geometry;

@@ -10,6 +10,7 @@
 
 use super::KoShogi;
 use crate::color::Color;
+use crate::command_role::CommandRole;
 use crate::mv::Move;
 use crate::piece::Piece;
 use crate::position::Position;
@@ -23,6 +24,26 @@ impl KoShogi {
             || self.has(pos, k.gv, color)
             || (self.has(pos, k.mt, color)
                 && (self.has(pos, k.bn, color) || self.has(pos, k.fw, color)))
+    }
+
+    /// `p`'s part in its side's survival (§10): the general and governor are the objective;
+    /// the middle troop and banners are held in reserve while one of them stands, and are the
+    /// objective once both have fallen.
+    pub(crate) fn command_role(&self, pos: &Position, p: Piece) -> CommandRole {
+        let k = &self.k;
+        let kind = p.kind();
+        if kind == k.g || kind == k.gv {
+            return CommandRole::Objective;
+        }
+        if kind != k.mt && kind != k.bn && kind != k.fw {
+            return CommandRole::None;
+        }
+        let color = p.color();
+        if self.has(pos, k.g, color) || self.has(pos, k.gv, color) {
+            CommandRole::Reserve
+        } else {
+            CommandRole::Objective
+        }
     }
 
     /// Sets the position's royal counts from who survives.
