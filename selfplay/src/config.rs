@@ -71,13 +71,19 @@ impl SelfplayConfig {
         self.evaluators.max(1)
     }
 
+    /// How many games self-play keeps in flight: `games_per_worker` for each worker (at least
+    /// one worker), the most leaves one round of their searches can send to the network.
+    pub fn games_in_flight(&self) -> usize {
+        self.workers.max(1) * self.games_per_worker
+    }
+
     /// The batch an evaluator thread usually runs: each worker sends its games' leaves
     /// together, and the evaluators share the workers' batches, up to `max_batch`. With the
     /// presets' as many workers as evaluators it is `games_per_worker` (`koma bench` measures
     /// a mean batch of 64.1 on Hand Shogi's preset of 64). The network's format is chosen by
     /// timing this batch ([`koma_model::Model::prepare_to_play_at`]).
     pub fn evaluator_batch(&self) -> usize {
-        (self.workers.max(1) * self.games_per_worker)
+        self.games_in_flight()
             .div_ceil(self.evaluator_threads())
             .clamp(1, self.max_batch.max(1))
     }

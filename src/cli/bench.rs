@@ -431,7 +431,7 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
         m.prepare_to_play_at(choice, cfg.selfplay.evaluator_batch());
         m
     };
-    let batch = cfg.selfplay.workers.max(1) * cfg.selfplay.games_per_worker;
+    let batch = cfg.selfplay.games_in_flight();
     let fp32 = bench_network(&Model::new(&v, &cfg.model, device), &v, batch, a.seconds);
     let fast = fast_model();
     let inference = fast

@@ -143,7 +143,7 @@ pub fn run(
         .iter()
         .map(|(p, m)| encoder.request(p, m, None))
         .collect();
-    let batch = (sp.workers.max(1) * sp.games_per_worker).min(requests.len());
+    let batch = sp.games_in_flight().min(requests.len());
     let fp32 = network_us(&model, &requests, batch, slice);
     let mut fast = Model::new(v, &cfg.model, Device::Cpu);
     let choice = cfg.precision_choice().unwrap_or_default();
