@@ -25,7 +25,7 @@ pub(crate) struct MopUp {
     leader: Color,
     root: f32,
     /// The other side's commanding pieces (objective and reserve) on the board at the root.
-    root_royals: usize,
+    root_commanders: usize,
     weight: f32,
 }
 
@@ -47,11 +47,11 @@ impl MopUp {
         } else {
             side.opposite()
         };
-        let (approach, royals) = approach(root, values, leader);
+        let (approach, commanders) = approach(root, values, leader);
         Some(MopUp {
             leader,
             root: approach,
-            root_royals: royals,
+            root_commanders: commanders,
             weight,
         })
     }
@@ -61,12 +61,13 @@ impl MopUp {
     /// side it closes in on.
     /// A leaf where a commanding piece has been taken is measured to the objectives left,
     /// which may stand farther off (in Ko Shogi, once the general falls, the middle troop and
-    /// banners): there the approach counts no loss, so taking one is never a step back. Not rounded: a one-square step of a small piece is worth less than a value unit
-    /// on a large board, and would otherwise count nothing.
+    /// banners): there the approach counts no loss, so taking one is never a step back.
+    /// Not rounded: a one-square step of a small piece is worth less than a value unit on a
+    /// large board, and would otherwise count nothing.
     pub(crate) fn leaf_term(&self, leaf: &Position, values: &PieceValues, side: Color) -> f32 {
-        let (approach, royals) = approach(leaf, values, self.leader);
+        let (approach, commanders) = approach(leaf, values, self.leader);
         let mut gain = self.weight * (approach - self.root);
-        if royals < self.root_royals {
+        if commanders < self.root_commanders {
             gain = gain.max(0.0);
         }
         if side == self.leader {

@@ -109,7 +109,8 @@ impl Variant {
     /// Whether removing pieces of `kind` is how the game is won: the royal kinds, and in Ko
     /// Shogi, where no kind is royal, its commanders (the general and the governor, §10; a
     /// side left without them commands on only while it keeps a middle troop and a banner).
-    /// What a search hunting the other side's objective (the mop-up term) aims at.
+    /// Fixed by kind; what a search hunting the other side now aims at depends on the position
+    /// ([`crate::Position::command_role`]).
     pub fn is_objective_kind(&self, kind: PieceKind) -> bool {
         match &self.ko {
             Some(ko) => kind == ko.k.g || kind == ko.k.gv,
