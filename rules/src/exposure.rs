@@ -124,20 +124,27 @@ impl Default for Exposure {
 const ASK_BEFORE_MARKING: u32 = 4;
 
 impl Exposure {
-    /// Starts on one side's pieces, the opponent of `by`, in `pos` before any capture, keeping
-    /// the buffers of the last position: `pieces` lists the squares of all of `by`'s pieces
-    /// in board order, `complex` those of its complex pieces
-    /// ([`Position::complex_attacker_squares`]).
-    pub(crate) fn start(
-        &mut self,
-        pos: &Position,
-        by: Color,
-        pieces: &[Square],
-        complex: &[Square],
-    ) {
-        self.by = by;
+    /// Empties the attacker's lists for a new position: the caller's own walk of the board
+    /// then gives each of `by`'s pieces to [`Exposure::list`], and [`Exposure::start`] begins.
+    pub(crate) fn clear_lists(&mut self) {
         self.pieces.clear();
-        self.pieces.extend_from_slice(pieces);
+        self.complex.clear();
+    }
+
+    /// Lists one of `by`'s pieces, in board order: `complex` when it is one of the complex
+    /// attackers ([`Position::complex_attacker_squares`]).
+    pub(crate) fn list(&mut self, sq: Square, complex: bool) {
+        self.pieces.push(sq);
+        if complex {
+            self.complex.push(sq);
+        }
+    }
+
+    /// Starts on one side's pieces, the opponent of `by`, in `pos` before any capture, keeping
+    /// the buffers of the last position; `by`'s pieces are those listed since
+    /// [`Exposure::clear_lists`].
+    pub(crate) fn start(&mut self, pos: &Position, by: Color) {
+        self.by = by;
         let v = pos.variant();
         self.every_piece = v.acts_away_from_moves() && v.ko.is_none();
         self.counted = false;
@@ -147,11 +154,9 @@ impl Exposure {
         self.counts_void = false;
         self.retest_all = false;
         self.asked = 0;
-        self.complex.clear();
-        self.complex.extend_from_slice(complex);
         self.far.clear();
         self.near.clear();
-        for &sq in complex {
+        for &sq in &self.complex {
             let p = pos.piece_at(sq);
             let table = &pos.variant().piece(p.kind()).moves[by.index()];
             let reach = table.reach;
@@ -360,7 +365,11 @@ mod tests {
     /// estimate's walk gives it.
     fn start_on(exposure: &mut Exposure, pos: &Position, by: Color) {
         let complex = pos.complex_attacker_squares(by);
-        exposure.start(pos, by, &pieces_of(pos, by), &complex);
+        exposure.clear_lists();
+        for sq in pieces_of(pos, by) {
+            exposure.list(sq, complex.contains(&sq));
+        }
+        exposure.start(pos, by);
     }
 
     /// After every capture (a board move that takes) in random positions of every built-in

@@ -267,17 +267,13 @@ impl PieceValues {
         let complex_kinds = &v.attacks[them.index()].complex;
         let mut board = 0i64;
         s.ours.clear();
-        s.theirs.clear();
-        s.complex.clear();
+        s.exposure.clear_lists();
         pos.for_each_piece(Side::Any, |sq, p| {
             if p.color() == us {
                 s.ours
                     .push(OurPiece::key(self.value_rank[p.kind().index()], sq));
             } else {
-                s.theirs.push(sq);
-                if complex_kinds.contains(p) {
-                    s.complex.push(sq);
-                }
+                s.exposure.list(sq, complex_kinds.contains(p));
             }
             board += self.board_material(p, us);
         });
@@ -286,7 +282,7 @@ impl PieceValues {
         // Which of our pieces the opponent attacks after each capture, found without testing
         // every piece again (see `crate::exposure`).
         let exposure = &mut s.exposure;
-        exposure.start(pos, them, &s.theirs, &s.complex);
+        exposure.start(pos, them);
         let mut best = stand;
         let multiple = v.ko.is_some();
         for &(gain, exact, m) in &s.captures {
@@ -330,21 +326,11 @@ impl PieceValues {
                 // in order of value settle most captures before the mover's turn comes.
                 let mover_first = !multiple
                     && mover.is_some_and(|v| v * hand + self.max_promotion_gain >= enough);
-                if mover_first && exposure.attacked(pos, to) {
-                    let complex = exposure.complex();
+                if mover_first {
                     let range = (reply, enough);
-                    if let Some(g) = self.best_capture_on(
-                        pos,
-                        &v,
-                        to,
-                        them,
-                        hand,
-                        range,
-                        complex,
-                        &mut s.answers,
-                    ) {
-                        reply = g;
-                    }
+                    reply = self
+                        .best_capture_on(pos, &v, to, them, hand, range, exposure, &mut s.answers)
+                        .unwrap_or(reply);
                 }
                 for &key in &s.ours {
                     let (rank, sq) = OurPiece::read(key);
@@ -364,23 +350,10 @@ impl PieceValues {
                     if bounded || reply >= enough {
                         break;
                     }
-                    if !exposure.attacked(pos, sq) {
-                        continue;
-                    }
-                    let complex = exposure.complex();
                     let range = (reply, enough);
-                    if let Some(g) = self.best_capture_on(
-                        pos,
-                        &v,
-                        sq,
-                        them,
-                        hand,
-                        range,
-                        complex,
-                        &mut s.answers,
-                    ) {
-                        reply = g;
-                    }
+                    reply = self
+                        .best_capture_on(pos, &v, sq, them, hand, range, exposure, &mut s.answers)
+                        .unwrap_or(reply);
                 }
                 exposure.unplayed();
                 best = best.max(after - reply);
@@ -457,9 +430,10 @@ impl PieceValues {
     /// when that is more than `floor`; else `None` (also when no legal move takes it). The
     /// search stops at the first answer worth `enough` or more, where the caller's question
     /// is settled (the capture it answers gains no more than the best so far), so the gain
-    /// returned is exact only below `enough`. The caller has found `sq` attacked; the moves
-    /// of the pieces that may take there ([`Position::capture_candidates`]) are generated
-    /// and tried for legality (a pinned piece, a king stepping into a defended
+    /// returned is exact only below `enough`. `None` at once where `exposure` finds `sq` not
+    /// attacked; else the moves of the pieces that may take there
+    /// ([`Position::capture_candidates`], with the complex attackers `exposure` lists) are
+    /// generated and tried for legality (a pinned piece, a king stepping into a defended
     /// square, a side in check), each only when its gain would beat the best so far. Under
     /// Ko Shogi's rule module the moves are played ([`PieceValues::best_ko_capture_on`]):
     /// the answers there often promote or take several pieces, and counting the victim
@@ -474,9 +448,13 @@ impl PieceValues {
         by: Color,
         hand: i64,
         (floor, enough): (i64, i64),
-        complex: &[crate::square::Square],
+        exposure: &mut Exposure,
         buffers: &mut AnswerBuffers,
     ) -> Option<i64> {
+        if !exposure.attacked(pos, sq) {
+            return None;
+        }
+        let complex = exposure.complex();
         if pos.variant.ko.is_some() {
             return self.best_ko_capture_on(pos, v, sq, by, (floor, enough), complex, buffers);
         }
@@ -728,9 +706,7 @@ struct QuickScratch {
     /// [`PieceValues::sort_ours`]'s buffers: where each rank starts, and the sorted keys.
     rank_starts: Vec<u32>,
     sorted: Vec<u64>,
-    /// The opponent's pieces, in board order.
-    theirs: Vec<crate::square::Square>,
-    complex: Vec<crate::square::Square>,
+    /// Also holds the opponent's pieces, listed in board order by the estimate's walk.
     exposure: Exposure,
     answers: AnswerBuffers,
 }
