@@ -20,6 +20,21 @@ pub(crate) struct Edge {
     pub(crate) prior: f32,
 }
 
+impl Edge {
+    /// The order a node's edges are kept in: most likely first (`select_puct` stops at the
+    /// first untried edge). Sorted stably by it, equal priors keep the generation order.
+    pub(crate) fn by_prior(x: &Edge, y: &Edge) -> std::cmp::Ordering {
+        y.prior
+            .partial_cmp(&x.prior)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    }
+
+    /// Whether `edges` are in [`Edge::by_prior`] order.
+    pub(crate) fn sorted_by_prior(edges: &[Edge]) -> bool {
+        edges.is_sorted_by(|x, y| x.prior >= y.prior)
+    }
+}
+
 /// The statistics of an edge that selection has reached, and of every root edge.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct EdgeStats {

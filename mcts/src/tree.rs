@@ -12,7 +12,6 @@ use koma_rules::mate::{Budget, MateAnswer, MateSolver};
 use koma_rules::{Color, Move, Outcome, PieceValues, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-use std::cmp::Ordering;
 
 /// What a leaf evaluation must be given back with.
 #[derive(Debug)]
@@ -438,8 +437,8 @@ impl Tree {
             // Most likely first, for `select_puct`'s early stop; a stable sort keeps the
             // generation order among equal priors, so ties are broken as before.
             let edges = &mut self.edges[a..b];
-            if !edges.is_sorted_by(|x, y| x.prior >= y.prior) {
-                edges.sort_by(|x, y| y.prior.partial_cmp(&x.prior).unwrap_or(Ordering::Equal));
+            if !Edge::sorted_by_prior(edges) {
+                edges.sort_by(Edge::by_prior);
             }
         }
         let w = self.cfg.material_weight.clamp(0.0, 1.0);
@@ -812,14 +811,13 @@ impl Tree {
         let (a, b) = self.edge_range(root);
         let (s, t) = self.stat_range(root);
         debug_assert_eq!(t - s, b - a);
-        if !self.edges[a..b].is_sorted_by(|x, y| x.prior >= y.prior) {
+        if !Edge::sorted_by_prior(&self.edges[a..b]) {
             let mut pairs: Vec<(Edge, EdgeStats)> = self.edges[a..b]
                 .iter()
                 .copied()
                 .zip(self.stats[s..t].iter().copied())
                 .collect();
-            pairs
-                .sort_by(|(x, _), (y, _)| y.prior.partial_cmp(&x.prior).unwrap_or(Ordering::Equal));
+            pairs.sort_by(|(x, _), (y, _)| Edge::by_prior(x, y));
             for ((e, st), (pe, pst)) in self.edges[a..b]
                 .iter_mut()
                 .zip(&mut self.stats[s..t])

@@ -3,7 +3,7 @@
 
 use crate::config::SearchConfig;
 use crate::evaluator::{Evaluation, Evaluator};
-use crate::node::{EdgeStats, State, NONE};
+use crate::node::{Edge, EdgeStats, State, NONE};
 use crate::search::search;
 use crate::tree::{Gathered, Tree};
 use koma_rules::{Move, Position};
@@ -169,7 +169,7 @@ fn selection_stops_at_the_first_untried_edge() {
             }
             let (a, b) = tree.edge_range(node);
             let edges = &tree.edges[a..b];
-            assert!(edges.is_sorted_by(|x, y| x.prior >= y.prior), "{id}");
+            assert!(Edge::sorted_by_prior(edges), "{id}");
             let tried = nd.tried as usize;
             // Every edge selection chose has its statistics; the edges beyond are unvisited.
             assert!(
