@@ -321,12 +321,9 @@ impl Position {
         match v.rules.promotion {
             PromotionRule::None => out.push(mv),
             PromotionRule::Capture => self.add_capture_rule_move(p, mv, out),
-            // A quiet move is passed on as built again from its squares (the same move): a
-            // fresh value is pushed from registers, where `mv` would be copied through memory.
+            // A quiet move is passed on as built again (`Move::rebuilt_plain`).
             PromotionRule::Zone { .. } if !mv.has_kills() => {
-                let quiet = Move::new(mv.from(), mv.to());
-                debug_assert_eq!(quiet, mv);
-                self.add_zone_rule_move(p, quiet, out)
+                self.add_zone_rule_move(p, mv.rebuilt_plain(), out)
             }
             PromotionRule::Zone { .. } => self.add_zone_rule_move(p, mv, out),
         }

@@ -51,13 +51,8 @@ impl KoShogi {
         if mv.has_kills() {
             out.push(mv);
         } else {
-            // Pushed as built again from its squares (the same move: no kills, a victim on
-            // its end taken implicitly): a fresh value goes from registers, where `mv`, kept
-            // in memory for the out-of-line path, would be read back whole from the narrow
-            // stores that wrote it.
-            let plain = Move::new(from, to);
-            debug_assert_eq!(plain, mv);
-            out.push(plain);
+            // `mv` is kept in memory for the out-of-line path: pushed as built again.
+            out.push(mv.rebuilt_plain());
         }
     }
 
