@@ -1,4 +1,4 @@
-//! The folded network's inference pass on CPUs with AVX-512, in koma's own loops.
+//! The folded network's inference pass on x86 CPUs with AVX-512 or AVX2, in koma's own loops.
 //!
 //! libtorch runs a network of this size (three to six blocks of 24 to 32 channels) as some
 //! fifty small operations a pass, each dispatched, allocated and freed: on Hand Shogi's 3 x 24
@@ -14,23 +14,71 @@
 //! bf16, 55-81 at 8 and 98-192 at 64). The residual stream, the pooling and the heads stay
 //! in fp32. Whether the loops or libtorch are faster depends on the board, the batch and the
 //! CPU, which [`crate::Model::prepare_to_play`] measures.
+//!
+//! CPUs without AVX-512 (AMD before Zen 4, most Intel desktop parts) run the same loops in
+//! AVX2 registers of eight floats, fp32 only: there libtorch's only fast format is fp32, and
+//! at play's small batches its cost per operation is the larger part of the pass.
 
 use crate::move_scoring::MoveTables;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-/// Floats in one AVX-512 register.
-const LANES: usize = 16;
+/// Outputs a dense layer sums at once: as wide as an AVX-512 register, two of AVX2's.
+const DENSE_WIDTH: usize = 16;
 
-/// Squares a convolution step computes at once: with two registers of output channels each,
-/// 18 accumulators, two weight registers and a broadcast fit in the 32 registers.
-const RUN: usize = 9;
+/// Independent sums a dense layer keeps per output, so that multiply-adds of consecutive
+/// inputs do not wait on each other (about four cycles each, two issued a cycle).
+const PARTIAL_SUMS: usize = 4;
+
+/// The vector instructions the convolutions run in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Isa {
+    /// AVX-512: registers of 16 floats, 32 of them; bf16 dot products where the CPU has
+    /// AVX512-BF16.
+    Avx512,
+    /// AVX2 with FMA: registers of 8 floats, 16 of them; fp32 only.
+    Avx2,
+}
+
+impl Isa {
+    /// The widest this CPU has, if any.
+    pub fn best() -> Option<Isa> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                return Some(Isa::Avx512);
+            }
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+            {
+                return Some(Isa::Avx2);
+            }
+        }
+        None
+    }
+
+    /// Whether this CPU can run it.
+    pub fn runs_here(self) -> bool {
+        matches!(
+            (Isa::best(), self),
+            (Some(Isa::Avx512), _) | (Some(Isa::Avx2), Isa::Avx2)
+        )
+    }
+
+    /// Floats in one register.
+    fn lanes(self) -> usize {
+        match self {
+            Isa::Avx512 => 16,
+            Isa::Avx2 => 8,
+        }
+    }
+}
 
 /// Whether this CPU can run the loops' bf16 convolutions (AVX512-BF16).
 pub fn bf16_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        available() && std::arch::is_x86_feature_detected!("avx512bf16")
+        Isa::best() == Some(Isa::Avx512) && std::arch::is_x86_feature_detected!("avx512bf16")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -38,16 +86,25 @@ pub fn bf16_available() -> bool {
     }
 }
 
-/// Whether this CPU can run the loops (AVX-512 foundation instructions).
+/// Whether this CPU can run the loops in fp32 (AVX-512 foundation instructions, or AVX2 with
+/// FMA).
 pub fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    Isa::best().is_some()
+}
+
+/// The `(registers, squares)` tiles of AVX-512's steps.
+#[cfg(target_arch = "x86_64")]
+macro_rules! avx512_tiles {
+    ($kernel:ident $(, $s:ty)?; $conv:expr, $inp:expr, $out:expr, $geo:expr, $at:expr, $v:expr, $left:expr) => {
+        match ($v, $left) {
+            (2, l) if l >= 9 => $kernel::<$($s,)? 2, 9>($conv, $inp, $out, $geo, $at),
+            (2, l) if l >= 4 => $kernel::<$($s,)? 2, 4>($conv, $inp, $out, $geo, $at),
+            (2, _) => $kernel::<$($s,)? 2, 1>($conv, $inp, $out, $geo, $at),
+            (_, l) if l >= 9 => $kernel::<$($s,)? 1, 9>($conv, $inp, $out, $geo, $at),
+            (_, l) if l >= 4 => $kernel::<$($s,)? 1, 4>($conv, $inp, $out, $geo, $at),
+            (_, _) => $kernel::<$($s,)? 1, 1>($conv, $inp, $out, $geo, $at),
+        }
+    };
 }
 
 /// A dense layer `y = W x + b`, its weight stored input-major (`[inputs, outputs]`) so that
@@ -102,9 +159,9 @@ impl Dense {
         let x = &x[..self.inputs];
         let n = self.outputs;
         let mut o = 0;
-        while o + LANES <= n {
-            self.sum_into::<LANES>(x, o, &mut out[o..o + LANES]);
-            o += LANES;
+        while o + DENSE_WIDTH <= n {
+            self.sum_into::<DENSE_WIDTH>(x, o, &mut out[o..o + DENSE_WIDTH]);
+            o += DENSE_WIDTH;
         }
         while o + 8 <= n {
             self.sum_into::<8>(x, o, &mut out[o..o + 8]);
@@ -116,19 +173,35 @@ impl Dense {
         }
     }
 
-    /// Outputs `o..o + W` of [`Dense::apply`].
+    /// Outputs `o..o + W` of [`Dense::apply`], the inputs summed in [`PARTIAL_SUMS`]
+    /// interleaved sums: with one, each input's multiply-add waited on the one before, and the
+    /// policy head's layer alone took a tenth of the AVX2 pass.
     #[inline(always)]
     fn sum_into<const W: usize>(&self, x: &[f32], o: usize, out: &mut [f32]) {
+        const P: usize = PARTIAL_SUMS;
         let n = self.outputs;
-        let mut acc = [0.0f32; W];
-        acc.copy_from_slice(&self.bias[o..o + W]);
-        for (i, &xi) in x.iter().enumerate() {
-            let w = &self.weight[i * n + o..][..W];
-            for (a, w) in acc.iter_mut().zip(w) {
+        let mut acc = [[0.0f32; W]; P];
+        acc[0].copy_from_slice(&self.bias[o..o + W]);
+        let quads = x.chunks_exact(P);
+        let rest = quads.remainder();
+        for (k, xs) in quads.enumerate() {
+            for (p, (&xi, sums)) in xs.iter().zip(acc.iter_mut()).enumerate() {
+                let w = &self.weight[(k * P + p) * n + o..][..W];
+                for (a, w) in sums.iter_mut().zip(w) {
+                    *a = xi.mul_add(*w, *a);
+                }
+            }
+        }
+        let first = x.len() - rest.len();
+        for (j, &xi) in rest.iter().enumerate() {
+            let w = &self.weight[(first + j) * n + o..][..W];
+            for (a, w) in acc[0].iter_mut().zip(w) {
                 *a = xi.mul_add(*w, *a);
             }
         }
-        out.copy_from_slice(&acc);
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = acc.iter().map(|sums| sums[k]).sum();
+        }
     }
 }
 
@@ -241,6 +314,8 @@ pub struct CpuNet {
     /// The convolutions in bf16 (products of bf16 inputs and weights summed in fp32; the
     /// residual stream, the pooling and the heads stay in fp32).
     bf16: bool,
+    /// The instructions the convolutions run in.
+    isa: Isa,
 }
 
 /// One position's working buffers, zero-padded boards of `padded` channels a square.
@@ -253,9 +328,11 @@ struct Buffers {
 }
 
 impl CpuNet {
-    /// The padded channel count for `c` trunk channels.
+    /// The padded channel count for `c` trunk channels: whole registers of the widest
+    /// instructions this CPU has (16 floats without any, so that the layout is one).
     pub fn padded_channels(c: usize) -> usize {
-        c.div_ceil(LANES) * LANES
+        let lanes = Isa::best().map_or(16, Isa::lanes);
+        c.div_ceil(lanes) * lanes
     }
 
     /// A network of `channels` channels on a `height` x `width` board.
@@ -285,22 +362,51 @@ impl CpuNet {
         if !gpool_ok || !heads_ok || height == 0 || width == 0 {
             return Err("the heads or pooling layers do not fit the trunk".into());
         }
+        let padded = CpuNet::padded_channels(channels);
+        let fits = blocks
+            .iter()
+            .flat_map(|b| [&b.a, &b.b])
+            .all(|conv| conv.bias.len() == padded && conv.weight.len() == 9 * channels * padded);
+        if !fits {
+            return Err(format!(
+                "the convolutions are not laid out for {padded} padded channels"
+            ));
+        }
         Ok(CpuNet {
             height,
             width,
             channels,
-            padded: CpuNet::padded_channels(channels),
+            padded,
             blocks,
             heads,
             bf16: false,
+            isa: Isa::best().unwrap_or(Isa::Avx512),
         })
     }
 
     /// Runs the convolutions in bf16 (`true`, where [`bf16_available`]) or fp32. Returns
     /// whether they now run in bf16.
     pub fn set_bf16(&mut self, on: bool) -> bool {
-        self.bf16 = on && bf16_available();
+        self.bf16 = on && bf16_available() && self.isa == Isa::Avx512;
         self.bf16
+    }
+
+    /// Runs the convolutions in `isa` where this CPU can (fp32 only for AVX2), so that a
+    /// CPU with AVX-512 can check and time the narrower kernels too. Returns the
+    /// instructions now used.
+    pub fn set_isa(&mut self, isa: Isa) -> Isa {
+        if isa.runs_here() {
+            self.isa = isa;
+            if isa == Isa::Avx2 {
+                self.bf16 = false;
+            }
+        }
+        self.isa
+    }
+
+    /// The instructions the convolutions run in.
+    pub fn isa(&self) -> Isa {
+        self.isa
     }
 
     /// Squares of the board.
@@ -310,22 +416,22 @@ impl CpuNet {
 
     /// The pass from the stem's activations `stem` (`[B, squares, channels]`, after ReLU) to
     /// the move-scoring tables, the win/draw/loss probabilities `[B * 3]` and the material
-    /// predictions `[B]`. Callers check [`available`] first; without AVX-512 it returns
-    /// `None`.
+    /// predictions `[B]`. Callers check [`available`] first; without AVX-512 or AVX2 it
+    /// returns `None`.
     pub fn forward(&self, stem: &[f32]) -> Option<(MoveTables, Vec<f32>, Vec<f32>)> {
         let per = self.squares() * self.channels;
-        if per == 0 || !stem.len().is_multiple_of(per) || !available() {
+        if per == 0 || !stem.len().is_multiple_of(per) || !self.isa.runs_here() {
             return None;
         }
         #[cfg(target_arch = "x86_64")]
         {
-            // SAFETY: `available()` confirmed AVX-512F on this CPU just above, and `bf16` is
-            // set only where `bf16_available()` confirmed AVX512-BF16.
+            // SAFETY: `runs_here()` confirmed the ISA's features on this CPU just above, and
+            // `bf16` is set only with AVX-512 where `bf16_available()` confirmed AVX512-BF16.
             Some(unsafe {
-                if self.bf16 {
-                    self.forward_bf16(stem)
-                } else {
-                    self.forward_fp32(stem)
+                match (self.isa, self.bf16) {
+                    (Isa::Avx512, true) => self.forward_bf16(stem),
+                    (Isa::Avx512, false) => self.forward_fp32(stem),
+                    (Isa::Avx2, _) => self.forward_avx2(stem),
                 }
             })
         }
@@ -339,23 +445,33 @@ impl CpuNet {
     #[target_feature(enable = "avx512f,avx2,fma")]
     fn forward_fp32(&self, stem: &[f32]) -> (MoveTables, Vec<f32>, Vec<f32>) {
         // SAFETY: the features the body needs are this function's.
-        unsafe { self.run::<false>(stem) }
+        unsafe { self.run::<Avx512, false>(stem) }
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bf16,avx2,fma")]
     fn forward_bf16(&self, stem: &[f32]) -> (MoveTables, Vec<f32>, Vec<f32>) {
         // SAFETY: the features the body needs are this function's.
-        unsafe { self.run::<true>(stem) }
+        unsafe { self.run::<Avx512, true>(stem) }
     }
 
-    /// The batch's pass, the convolutions in bf16 when `BF16`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    fn forward_avx2(&self, stem: &[f32]) -> (MoveTables, Vec<f32>, Vec<f32>) {
+        // SAFETY: the features the body needs are this function's.
+        unsafe { self.run::<Avx2, false>(stem) }
+    }
+
+    /// The batch's pass in `S`'s registers, the convolutions in bf16 when `BF16`.
     ///
     /// # Safety
-    /// Needs AVX-512F, and AVX512-BF16 when `BF16`.
+    /// Needs `S`'s features, and AVX-512F with AVX512-BF16 when `BF16`.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    unsafe fn run<const BF16: bool>(&self, stem: &[f32]) -> (MoveTables, Vec<f32>, Vec<f32>) {
+    unsafe fn run<S: Simd, const BF16: bool>(
+        &self,
+        stem: &[f32],
+    ) -> (MoveTables, Vec<f32>, Vec<f32>) {
         let (c, squares) = (self.channels, self.squares());
         let b = stem.len() / (squares * c);
         let d = self.heads.head_dim;
@@ -382,7 +498,7 @@ impl CpuNet {
         let mut material = Vec::with_capacity(b);
         for rows in stem.chunks_exact(squares * c) {
             // SAFETY: the caller's features.
-            unsafe { self.trunk::<BF16>(rows, &mut buf, &mut trunk) };
+            unsafe { self.trunk::<S, BF16>(rows, &mut buf, &mut trunk) };
             self.heads_of(
                 &trunk,
                 &mut square_embed,
@@ -408,17 +524,22 @@ impl CpuNet {
     /// output, both `[squares, channels]`.
     ///
     /// # Safety
-    /// Needs AVX-512F, and AVX512-BF16 when `BF16`.
+    /// Needs `S`'s features, and AVX-512F with AVX512-BF16 when `BF16`.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    unsafe fn trunk<const BF16: bool>(&self, rows: &[f32], buf: &mut Buffers, out: &mut [f32]) {
+    unsafe fn trunk<S: Simd, const BF16: bool>(
+        &self,
+        rows: &[f32],
+        buf: &mut Buffers,
+        out: &mut [f32],
+    ) {
         let (c, cp, pw) = (self.channels, self.padded, self.width + 2);
         let interior = |sq: usize| ((sq / self.width + 1) * pw + sq % self.width + 1) * cp;
         for (sq, row) in rows.chunks_exact(c).enumerate() {
             buf.x[interior(sq)..][..c].copy_from_slice(row);
         }
         for blk in &self.blocks {
-            unsafe { self.conv::<BF16>(&blk.a, &buf.x, &mut buf.xb, &mut buf.h) };
+            unsafe { self.conv::<S, BF16>(&blk.a, &buf.x, &mut buf.xb, &mut buf.h) };
             for sq in 0..self.squares() {
                 buf.h[interior(sq)..][..cp]
                     .iter_mut()
@@ -435,7 +556,7 @@ impl CpuNet {
                         .for_each(|(v, b)| *v += b);
                 }
             }
-            unsafe { self.conv::<BF16>(&blk.b, &buf.h, &mut buf.xb, &mut buf.y) };
+            unsafe { self.conv::<S, BF16>(&blk.b, &buf.h, &mut buf.xb, &mut buf.y) };
             for sq in 0..self.squares() {
                 let at = interior(sq);
                 buf.y[at..][..cp]
@@ -528,18 +649,18 @@ impl CpuNet {
     /// in bf16, `inp` is first rounded into `scratch`.
     ///
     /// # Safety
-    /// Needs AVX-512F, and AVX512-BF16 when `BF16`; `inp` and `out` are padded boards of
-    /// this network's shape, `scratch` as long as `inp` when `BF16`.
+    /// Needs `S`'s features, and AVX-512F with AVX512-BF16 when `BF16`; `inp` and `out` are
+    /// padded boards of this network's shape, `scratch` as long as `inp` when `BF16`.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    unsafe fn conv<const BF16: bool>(
+    unsafe fn conv<S: Simd, const BF16: bool>(
         &self,
         conv: &Conv3,
         inp: &[f32],
         scratch: &mut [u16],
         out: &mut [f32],
     ) {
-        let groups = self.padded / LANES;
+        let groups = self.padded / S::LANES;
         let geo = Geometry {
             width: self.width,
             c: self.channels,
@@ -547,48 +668,167 @@ impl CpuNet {
         };
         assert!(inp.len() >= (self.height + 2) * (self.width + 2) * self.padded);
         assert!(out.len() == inp.len());
+        assert!(self.padded.is_multiple_of(S::LANES));
         if BF16 {
-            assert!(scratch.len() == inp.len() && inp.len().is_multiple_of(LANES));
+            assert!(scratch.len() == inp.len() && inp.len().is_multiple_of(16));
             // SAFETY: AVX512-BF16 is the caller's; whole registers of `inp` and `scratch`.
             unsafe {
-                for (src, dst) in inp.chunks_exact(LANES).zip(scratch.chunks_exact_mut(LANES)) {
+                for (src, dst) in inp.chunks_exact(16).zip(scratch.chunks_exact_mut(16)) {
                     let v = _mm512_cvtneps_pbh(_mm512_loadu_ps(src.as_ptr()));
                     let bits = std::mem::transmute::<__m256bh, __m256i>(v);
                     _mm256_storeu_si256(dst.as_mut_ptr() as *mut __m256i, bits);
                 }
             }
         }
-        macro_rules! step {
-            ($kernel:ident, $inp:expr, $two:expr, $left:expr, $at:expr) => {
-                match ($two, $left) {
-                    (true, l) if l >= RUN => $kernel::<2, RUN>(conv, $inp, out, geo, $at),
-                    (true, l) if l >= 4 => $kernel::<2, 4>(conv, $inp, out, geo, $at),
-                    (true, _) => $kernel::<2, 1>(conv, $inp, out, geo, $at),
-                    (false, l) if l >= RUN => $kernel::<1, RUN>(conv, $inp, out, geo, $at),
-                    (false, l) if l >= 4 => $kernel::<1, 4>(conv, $inp, out, geo, $at),
-                    (false, _) => $kernel::<1, 1>(conv, $inp, out, geo, $at),
-                }
-            };
-        }
         for y in 0..self.height {
             let mut g = 0;
             while g < groups {
-                let two = groups - g >= 2;
+                let v = registers::<S>(groups - g);
                 let mut x = 0;
                 while x < self.width {
-                    let left = self.width - x;
                     let at = Step { y, x, g };
+                    let left = self.width - x;
                     // SAFETY: the caller's features; every index stays on the padded board.
                     x += unsafe {
                         if BF16 {
-                            step!(conv_run_bf16, scratch, two, left, at)
+                            avx512_tiles!(conv_run_bf16; conv, scratch, out, geo, at, v, left)
                         } else {
-                            step!(conv_run, inp, two, left, at)
+                            step::<S>(conv, inp, out, geo, at, v, left)
                         }
                     };
                 }
-                g += if two { 2 } else { 1 };
+                g += v;
             }
+        }
+    }
+}
+
+/// One instruction set's registers of floats, as the convolution kernels use them.
+///
+/// # Safety
+/// Every method needs the instruction set's features on the CPU.
+#[cfg(target_arch = "x86_64")]
+trait Simd {
+    /// A register.
+    type R: Copy;
+    /// Floats in a register.
+    const LANES: usize;
+    unsafe fn zero() -> Self::R;
+    unsafe fn load(p: *const f32) -> Self::R;
+    unsafe fn store(p: *mut f32, r: Self::R);
+    unsafe fn splat(x: f32) -> Self::R;
+    /// `a * b + c`.
+    unsafe fn fmadd(a: Self::R, b: Self::R, c: Self::R) -> Self::R;
+}
+
+/// [`Simd`] for one instruction set, from its register type, width and intrinsics.
+#[cfg(target_arch = "x86_64")]
+macro_rules! simd {
+    ($isa:ident, $r:ty, $lanes:expr, $zero:ident, $load:ident, $store:ident, $splat:ident, $fmadd:ident) => {
+        impl Simd for $isa {
+            type R = $r;
+            const LANES: usize = $lanes;
+            #[inline(always)]
+            unsafe fn zero() -> $r {
+                unsafe { $zero() }
+            }
+            #[inline(always)]
+            unsafe fn load(p: *const f32) -> $r {
+                unsafe { $load(p) }
+            }
+            #[inline(always)]
+            unsafe fn store(p: *mut f32, r: $r) {
+                unsafe { $store(p, r) }
+            }
+            #[inline(always)]
+            unsafe fn splat(x: f32) -> $r {
+                unsafe { $splat(x) }
+            }
+            #[inline(always)]
+            unsafe fn fmadd(a: $r, b: $r, c: $r) -> $r {
+                unsafe { $fmadd(a, b, c) }
+            }
+        }
+    };
+}
+
+/// AVX-512: 32 registers of 16 floats. A tile of two registers of output channels by nine
+/// squares holds 18 accumulators, two weight registers and a broadcast.
+#[cfg(target_arch = "x86_64")]
+struct Avx512;
+
+#[cfg(target_arch = "x86_64")]
+simd!(
+    Avx512,
+    __m512,
+    16,
+    _mm512_setzero_ps,
+    _mm512_loadu_ps,
+    _mm512_storeu_ps,
+    _mm512_set1_ps,
+    _mm512_fmadd_ps
+);
+
+/// AVX2: 16 registers of 8 floats. Three registers of output channels by three squares (9
+/// accumulators, three weights, a broadcast), two by six, or one by eight. Three by four
+/// (all 16 registers) left one accumulator spilled to memory in every step of the sum, and
+/// ran at about 60% of the FMA units' rate.
+#[cfg(target_arch = "x86_64")]
+struct Avx2;
+
+#[cfg(target_arch = "x86_64")]
+simd!(
+    Avx2,
+    __m256,
+    8,
+    _mm256_setzero_ps,
+    _mm256_loadu_ps,
+    _mm256_storeu_ps,
+    _mm256_set1_ps,
+    _mm256_fmadd_ps
+);
+
+/// How many registers of output channels a step computes when `left` remain: AVX-512's
+/// twos; AVX2's threes while they leave no lone register (four as two and two).
+#[cfg(target_arch = "x86_64")]
+fn registers<S: Simd>(left: usize) -> usize {
+    match (S::LANES, left) {
+        (16, _) => left.min(2),
+        (_, 1 | 2) => left,
+        (_, 4) => 2,
+        _ => 3,
+    }
+}
+
+/// One fp32 convolution step of `v` registers of output channels over as many of the `left`
+/// squares as fit `S`'s tiles; returns the squares done.
+///
+/// # Safety
+/// As [`conv_run`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn step<S: Simd>(
+    conv: &Conv3,
+    inp: &[f32],
+    out: &mut [f32],
+    geo: Geometry,
+    at: Step,
+    v: usize,
+    left: usize,
+) -> usize {
+    unsafe {
+        if S::LANES == 16 {
+            return avx512_tiles!(conv_run, S; conv, inp, out, geo, at, v, left);
+        }
+        match (v, left) {
+            (3, l) if l >= 3 => conv_run::<S, 3, 3>(conv, inp, out, geo, at),
+            (3, _) => conv_run::<S, 3, 1>(conv, inp, out, geo, at),
+            (2, l) if l >= 6 => conv_run::<S, 2, 6>(conv, inp, out, geo, at),
+            (2, l) if l >= 3 => conv_run::<S, 2, 3>(conv, inp, out, geo, at),
+            (2, _) => conv_run::<S, 2, 1>(conv, inp, out, geo, at),
+            (_, l) if l >= 8 => conv_run::<S, 1, 8>(conv, inp, out, geo, at),
+            (_, l) if l >= 4 => conv_run::<S, 1, 4>(conv, inp, out, geo, at),
+            (_, _) => conv_run::<S, 1, 1>(conv, inp, out, geo, at),
         }
     }
 }
@@ -615,16 +855,19 @@ struct Step {
 /// convolution's bias.
 ///
 /// # Safety
-/// Needs AVX-512F; registers `at.g..at.g + V` must lie within the padded channels.
+/// Needs `S`'s features; registers `at.g..at.g + V` must lie within the padded channels.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn bias_tile<const V: usize, const N: usize>(conv: &Conv3, at: Step) -> [[__m512; V]; N] {
+unsafe fn bias_tile<S: Simd, const V: usize, const N: usize>(
+    conv: &Conv3,
+    at: Step,
+) -> [[S::R; V]; N] {
     let b = conv.bias.as_ptr();
-    let mut acc = [[unsafe { _mm512_setzero_ps() }; V]; N];
+    let mut acc = [[unsafe { S::zero() }; V]; N];
     for row in acc.iter_mut() {
         for (v, sum) in row.iter_mut().enumerate() {
             // SAFETY: the caller's features and bounds.
-            *sum = unsafe { _mm512_loadu_ps(b.add((at.g + v) * LANES)) };
+            *sum = unsafe { S::load(b.add((at.g + v) * S::LANES)) };
         }
     }
     acc
@@ -633,21 +876,21 @@ unsafe fn bias_tile<const V: usize, const N: usize>(conv: &Conv3, at: Step) -> [
 /// Writes a tile of sums to its squares of the padded board at `op`.
 ///
 /// # Safety
-/// Needs AVX-512F; `at` and `geo` must describe squares and channels inside the board.
+/// Needs `S`'s features; `at` and `geo` must describe squares and channels inside the board.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn store_tile<const V: usize, const N: usize>(
-    acc: &[[__m512; V]; N],
+unsafe fn store_tile<S: Simd, const V: usize, const N: usize>(
+    acc: &[[S::R; V]; N],
     op: *mut f32,
     geo: Geometry,
     at: Step,
 ) {
     let pw = geo.width + 2;
     for (n, row) in acc.iter().enumerate() {
-        let ob = ((at.y + 1) * pw + at.x + n + 1) * geo.cp + at.g * LANES;
+        let ob = ((at.y + 1) * pw + at.x + n + 1) * geo.cp + at.g * S::LANES;
         for (v, &sum) in row.iter().enumerate() {
             // SAFETY: the caller's features and bounds.
-            unsafe { _mm512_storeu_ps(op.add(ob + v * LANES), sum) };
+            unsafe { S::store(op.add(ob + v * S::LANES), sum) };
         }
     }
 }
@@ -657,11 +900,12 @@ unsafe fn store_tile<const V: usize, const N: usize>(
 /// Returns `N`.
 ///
 /// # Safety
-/// Needs AVX-512F; `at` and `geo` must describe squares and channels inside `inp` and `out`.
+/// Needs `S`'s features; `at` and `geo` must describe squares and channels inside `inp` and
+/// `out`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // fixed-size register tiles, unrolled by the compiler
-unsafe fn conv_run<const V: usize, const N: usize>(
+unsafe fn conv_run<S: Simd, const V: usize, const N: usize>(
     conv: &Conv3,
     inp: &[f32],
     out: &mut [f32],
@@ -671,26 +915,26 @@ unsafe fn conv_run<const V: usize, const N: usize>(
     let pw = geo.width + 2;
     let (ip, wp, op) = (inp.as_ptr(), conv.weight.as_ptr(), out.as_mut_ptr());
     unsafe {
-        let mut acc = bias_tile::<V, N>(conv, at);
+        let mut acc = bias_tile::<S, V, N>(conv, at);
         for dy in 0..3 {
             for dx in 0..3 {
-                let wb = (dy * 3 + dx) * geo.c * geo.cp + at.g * LANES;
+                let wb = (dy * 3 + dx) * geo.c * geo.cp + at.g * S::LANES;
                 let ib = ((at.y + dy) * pw + at.x + dx) * geo.cp;
                 for ci in 0..geo.c {
-                    let mut wv = [_mm512_setzero_ps(); V];
+                    let mut wv = [S::zero(); V];
                     for v in 0..V {
-                        wv[v] = _mm512_loadu_ps(wp.add(wb + ci * geo.cp + v * LANES));
+                        wv[v] = S::load(wp.add(wb + ci * geo.cp + v * S::LANES));
                     }
                     for n in 0..N {
-                        let x = _mm512_set1_ps(*ip.add(ib + n * geo.cp + ci));
+                        let x = S::splat(*ip.add(ib + n * geo.cp + ci));
                         for v in 0..V {
-                            acc[n][v] = _mm512_fmadd_ps(x, wv[v], acc[n][v]);
+                            acc[n][v] = S::fmadd(x, wv[v], acc[n][v]);
                         }
                     }
                 }
             }
         }
-        store_tile(&acc, op, geo, at);
+        store_tile::<S, V, N>(&acc, op, geo, at);
     }
     N
 }
@@ -711,11 +955,12 @@ unsafe fn conv_run_bf16<const V: usize, const N: usize>(
     geo: Geometry,
     at: Step,
 ) -> usize {
+    const LANES: usize = 16;
     let pw = geo.width + 2;
     let pairs = geo.c.div_ceil(2);
     let (ip, wp, op) = (inp.as_ptr(), conv.weight_bf16.as_ptr(), out.as_mut_ptr());
     unsafe {
-        let mut acc = bias_tile::<V, N>(conv, at);
+        let mut acc = bias_tile::<Avx512, V, N>(conv, at);
         for dy in 0..3 {
             for dx in 0..3 {
                 let wb = ((dy * 3 + dx) * pairs * geo.cp + at.g * LANES) * 2;
@@ -739,7 +984,7 @@ unsafe fn conv_run_bf16<const V: usize, const N: usize>(
                 }
             }
         }
-        store_tile(&acc, op, geo, at);
+        store_tile::<Avx512, V, N>(&acc, op, geo, at);
     }
     N
 }

@@ -1,7 +1,7 @@
 //! A network bound to a variant and a device: batched evaluation and checkpoints.
 
 use crate::arch::Arch;
-use crate::cpu_net::CpuNet;
+use crate::cpu_net::{CpuNet, Isa};
 use crate::encoding::{Encoder, Features, Request, MOVE_FIELDS};
 use crate::error::ModelError;
 use crate::move_scoring::MoveTables;
@@ -122,17 +122,17 @@ impl Model {
     /// same checkpoint; it must not be trained any more.
     ///
     /// On the CPU the first convolution is then computed from the requests' sparse features
-    /// ([`SparseStem`]), in fp32 whatever the trunk's format; on a CPU with AVX-512 (and
-    /// AVX512-BF16 for bf16) the rest of the pass runs in koma's loops ([`CpuNet`]), which
+    /// ([`SparseStem`]), in fp32 whatever the trunk's format; on a CPU with AVX-512 or AVX2
+    /// (AVX512-BF16 for bf16) the rest of the pass runs in koma's loops ([`CpuNet`]), which
     /// compute the same sums faster than libtorch at every batch size measured on the AMD
-    /// host.
+    /// host with AVX-512.
     pub fn optimize_for_inference(&mut self, precision: Precision) {
         let loops = self.loops_possible(precision);
         self.prepare_inference(precision, loops);
     }
 
     /// Prepares the model to play with the format `choice` asks for: a fixed format as
-    /// [`Model::optimize_for_inference`]; `auto` on a CPU with AVX-512 times this network
+    /// [`Model::optimize_for_inference`]; `auto` on a CPU with AVX-512 or AVX2 times this network
     /// through libtorch (in the format its own probe picks) and through koma's loops in
     /// fp32 and, where the CPU has AVX512-BF16, bf16 ([`crate::loops_probe`]), and keeps the
     /// fastest, since which wins depends on the board, the batch and the CPU. Returns how
@@ -202,8 +202,8 @@ impl Model {
         })
     }
 
-    /// Whether the loops can run this model in `precision`: on the CPU, with AVX-512 (and
-    /// AVX512-BF16 for bf16).
+    /// Whether the loops can run this model in `precision`: on the CPU, with AVX-512 or AVX2
+    /// (AVX512-BF16 for bf16).
     pub(crate) fn loops_possible(&self, precision: Precision) -> bool {
         self.device() == Device::Cpu
             && match precision {
@@ -243,6 +243,13 @@ impl Model {
             }
         }
         self.precision = Some(precision);
+    }
+
+    /// Runs the loops' convolutions in `isa` where the CPU can (one with AVX-512 runs the
+    /// AVX2 kernels too), for the tests and benchmarks that compare them. Returns the
+    /// instructions now used, or `None` where the model does not run in the loops.
+    pub fn set_loops_isa(&mut self, isa: Isa) -> Option<Isa> {
+        self.cpu_net.as_mut().map(|net| net.set_isa(isa))
     }
 
     /// Runs the convolutions of training passes in `precision` (mixed precision: weights,

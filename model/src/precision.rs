@@ -35,8 +35,8 @@ impl Precision {
 pub enum Inference {
     /// Through libtorch's tensors, the trunk in this format.
     Tensors(Precision),
-    /// In koma's loops on a CPU with AVX-512 ([`crate::cpu_net`]), the convolutions in this
-    /// format (fp32 or bf16).
+    /// In koma's loops on a CPU with AVX-512 or AVX2 ([`crate::cpu_net`]), the convolutions
+    /// in this format (fp32, or bf16 with AVX512-BF16).
     Loops(Precision),
 }
 
@@ -61,7 +61,7 @@ impl std::fmt::Display for Inference {
 pub enum PrecisionChoice {
     /// fp16 on CUDA; on a CPU, bf16 where it has native bf16 arithmetic and a probe of one
     /// trunk block measures bf16 faster than fp32 there ([`crate::bf16_probe`]), else fp32;
-    /// and on a CPU with AVX-512, whichever of that and koma's loops in fp32 or bf16 runs the
+    /// and on a CPU with AVX-512 or AVX2, whichever of that and koma's loops in fp32 or bf16 runs the
     /// model fastest ([`crate::Model::prepare_to_play`]).
     #[default]
     Auto,

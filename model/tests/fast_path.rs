@@ -3,6 +3,7 @@
 //! fp32 on the move it prefers in at least 98% of positions, with values within 0.02.
 
 use koma_mcts::Evaluator;
+use koma_model::cpu_net::Isa;
 use koma_model::{Arch, Inference, Model, Precision};
 use koma_rules::{load_variant, Position};
 use rand::rngs::StdRng;
@@ -198,19 +199,31 @@ fn the_move_scoring_loops_give_the_tensor_formulas_priors() {
     assert_eq!(seen, [true; 3], "drops, second kills and shots all tried");
 }
 
-/// On a CPU with AVX-512 a model prepared in fp32 runs the pass after its stem in koma's
-/// loops; they must give the unfolded fp32 network's priors, values and material to within
-/// rounding, on every built-in variant (drops, shots, every board size koma has) and at
-/// channel counts that fill whole registers (32), that do not (24, as Hand Shogi's preset),
-/// and that leave an odd register over (40: two at a time, then one).
+/// On a CPU with AVX-512 or AVX2 a model prepared in fp32 runs the pass after its stem in
+/// koma's loops; they must give the unfolded fp32 network's priors, values and material to
+/// within rounding, on every built-in variant (drops, shots, every board size koma has), in
+/// every instruction set the CPU has (one with AVX-512 runs the AVX2 kernels too), and at
+/// channel counts that fill whole registers (32), that do not (24, as Hand Shogi's preset,
+/// in AVX-512), that take AVX2's tiles of three registers and of two (24, 32, 40) and that
+/// leave one register alone (8; 40 in AVX-512: two at a time, then one).
 #[test]
 fn the_fp32_loops_compute_the_reference_network() {
     if !koma_model::cpu_net::available() {
-        eprintln!("SKIPPED: this CPU has no AVX-512, so the fp32 loops never run here");
+        eprintln!("SKIPPED: this CPU has neither AVX-512 nor AVX2, so the loops never run here");
         return;
     }
+    let isas: Vec<Isa> = [Isa::Avx512, Isa::Avx2]
+        .into_iter()
+        .filter(|isa| isa.runs_here())
+        .collect();
+    if !isas.contains(&Isa::Avx512) {
+        eprintln!("SKIPPED: the AVX-512 kernels (this CPU has AVX2 only)");
+    }
     for variant in koma_rules::variant::builtin_ids() {
-        for channels in [24, 32, 40] {
+        for (channels, &isa) in [8, 24, 32, 40]
+            .into_iter()
+            .flat_map(|c| isas.iter().map(move |i| (c, i)))
+        {
             let reference = trained_like_with(variant, 5, channels);
             let mut loops = copy_of(&reference, variant);
             loops.optimize_for_inference(Precision::Fp32);
@@ -219,12 +232,13 @@ fn the_fp32_loops_compute_the_reference_network() {
                 Some(Inference::Loops(Precision::Fp32)),
                 "{variant}"
             );
+            assert_eq!(loops.set_loops_isa(isa), Some(isa), "{variant}");
             let mut ps = positions(variant, 12);
             let reqs = requests(&reference, &mut ps);
             let a = reference.evaluate(reqs.clone());
             let b = loops.evaluate(reqs);
             for (i, (x, y)) in a.iter().zip(&b).enumerate() {
-                let tag = format!("{variant}, {channels} channels, position {i}");
+                let tag = format!("{variant}, {channels} channels, {isa:?}, position {i}");
                 assert_eq!(x.priors.len(), y.priors.len(), "{tag}");
                 for (p, q) in x.priors.iter().zip(&y.priors) {
                     assert!((p - q).abs() <= 1e-5 + 1e-4 * p, "{tag}: prior {q} for {p}");

@@ -475,6 +475,18 @@ pub fn run(a: BenchArgs) -> anyhow::Result<()> {
                 _ => {}
             }
         }
+        // A CPU with AVX-512 also times the AVX2 kernels that CPUs without it run.
+        use koma_model::cpu_net::Isa;
+        if Isa::best() == Some(Isa::Avx512) {
+            let mut narrow = seeded();
+            narrow.prepare_inference(Precision::Fp32, true);
+            if narrow.set_loops_isa(Isa::Avx2) == Some(Isa::Avx2) {
+                println!(
+                    "bench network curve (batch:positions/s, loops fp32 in AVX2): {}",
+                    curve(&narrow)
+                );
+            }
+        }
     }
     let pool = || (0..evaluators).map(|_| fast_model()).collect::<Vec<_>>();
     let (pipeline, _) = run_selfplay(&cfg, &v, pool(), a.seconds, f64::INFINITY);
