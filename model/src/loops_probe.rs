@@ -8,6 +8,10 @@
 //! On an Intel host libtorch's bf16 ran slower than its fp32. So `auto` runs the network
 //! itself every way on a batch of positions and keeps the fastest.
 //!
+//! On a CPU with AVX2 but not AVX-512 (the AMD EPYC of Zen 3) the loops run in fp32 only,
+//! against libtorch's fp32, and win at play's small batches where libtorch's cost per
+//! operation dominates; at self-play's larger ones the probe decides.
+//!
 //! The batch matters as much as the CPU. On an Intel host with AMX, Hand Shogi's 3 x 24
 //! network made 14,200 positions a second in the fp32 loops and 11,300 in libtorch's bf16
 //! at a batch of 16, but 13,900 against 17,000 at self-play's 64: so a model is timed at
