@@ -404,11 +404,6 @@ impl CpuNet {
         self.isa
     }
 
-    /// The instructions the convolutions run in.
-    pub fn isa(&self) -> Isa {
-        self.isa
-    }
-
     /// Squares of the board.
     fn squares(&self) -> usize {
         self.height * self.width
