@@ -73,7 +73,9 @@ pub struct SearchConfig {
     /// near the other side's royal piece, each piece up to this share of its own value, and
     /// is counted from the root's difference (as with `relative_material`, which far ahead it
     /// implies: counted from level, the term is flat there). 0: off. A won game otherwise
-    /// shuffles into the length limit once nothing is left to take.
+    /// shuffles into the length limit once nothing is left to take. Past half the length
+    /// limit the lead it needs shrinks to any lead and the weight grows, to ten times this by
+    /// the limit.
     pub mop_up: f32,
     /// What a draw is worth to the side that searches (the root's side to move), in
     /// [-1, 1]; its opponent is credited the opposite (contempt, as classical engines have

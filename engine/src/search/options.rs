@@ -50,7 +50,9 @@ pub struct PlayOptions {
     /// The mop-up term: once one side is three mean piece values or more ahead, each piece
     /// the leader brings near the other side's royal piece counts up to this many times its
     /// value, so a won game is finished instead of shuffled into the length limit (2 took
-    /// Hook Shogi's length-limit draws against `greedy` from 5 in 40 games to none); 0 is off.
+    /// Hook Shogi's length-limit draws against `greedy` from 5 in 40 games to none). Past half
+    /// the game's length limit any lead counts, and the weight grows to ten times this by the
+    /// limit. 0 is off.
     #[arg(long, default_value_t = 0.0, value_parser = mop_up_weight)]
     pub mop_up: f32,
     /// Nodes of the proof-number search for the opponent after each move the search is about
